@@ -1,0 +1,45 @@
+package server_test
+
+import (
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/server"
+)
+
+// discardStream is a flushing ResponseWriter that keeps nothing.
+type discardStream struct{ header http.Header }
+
+func (d *discardStream) Header() http.Header         { return d.header }
+func (d *discardStream) WriteHeader(int)             {}
+func (d *discardStream) Write(p []byte) (int, error) { return len(p), nil }
+func (d *discardStream) Flush()                      {}
+
+// BenchmarkNormalStream plays the normal scenario with delays zeroed,
+// in-process: one op is one whole request, decoding and validation included.
+func BenchmarkNormalStream(b *testing.B) {
+	script, _ := fixtures.Lookup("normal")
+	perStream := len(script.Steps)
+	h := server.New(server.Config{NoDelay: true})
+	body := runBody("thread-1", "run-1", "normal")
+	w := &discardStream{header: http.Header{}}
+
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b.ReportAllocs()
+	for b.Loop() {
+		clear(w.header)
+		req, _ := http.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		h.ServeHTTP(w, req)
+	}
+	runtime.ReadMemStats(&after)
+
+	n := float64(b.N * perStream)
+	b.ReportMetric(n/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/n, "allocs/event")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/n, "B/event")
+}

@@ -1,0 +1,56 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/agent-analysis/agent-analysis/server"
+)
+
+// FuzzRunRequest: whatever the body, the answer is a problem+json 4xx or a
+// complete, valid AG-UI stream. Never a panic, never a 5xx.
+func FuzzRunRequest(f *testing.F) {
+	f.Add(runBody("t", "r", "normal"), "application/json")
+	f.Add(runBody("t", "r", "invalid"), "application/json; charset=utf-8")
+	f.Add(runBody("t", "r", "nope"), "application/json")
+	f.Add(`{"thread_id":"t","run_id":"r","forwarded_props":{"scenario":"slow"}}`, "application/json")
+	f.Add(`{"threadId":"t","runId":"r","forwardedProps":{"scenario":"normal"},"messages":[{"id":"m","role":"user","content":"hi"}]}`, "application/json")
+	f.Add(`{"threadId":null}`, "application/json")
+	f.Add(`{"threadId":"t","runId":"r","forwardedProps":{"scenario":"normal"}}`, "text/plain")
+	f.Add(`nul`, "application/json")
+
+	h := server.New(server.Config{NoDelay: true})
+	f.Fuzz(func(t *testing.T, body, contentType string) {
+		req := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(body))
+		req.Header.Set("Content-Type", contentType)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+
+		switch {
+		case rec.Code == http.StatusOK:
+			if rec.Header().Get("Content-Type") != "text/event-stream" {
+				t.Fatalf("200 with Content-Type %q", rec.Header().Get("Content-Type"))
+			}
+			got, err := describeStream(rec.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) < 2 || !strings.HasPrefix(got[0], "RUN_STARTED ") || !strings.HasPrefix(got[len(got)-1], "RUN_FINISHED ") {
+				t.Fatalf("incomplete stream: %q", got)
+			}
+		case rec.Code >= 400 && rec.Code < 500:
+			if rec.Header().Get("Content-Type") != "application/problem+json" {
+				t.Fatalf("%d with Content-Type %q", rec.Code, rec.Header().Get("Content-Type"))
+			}
+			var p server.Problem
+			if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil || p.Status != rec.Code || p.Title == "" {
+				t.Fatalf("problem %+v (%v) for status %d", p, err, rec.Code)
+			}
+		default:
+			t.Fatalf("status %d: %s", rec.Code, rec.Body)
+		}
+	})
+}

@@ -1,0 +1,127 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/agent-analysis/agent-analysis/server"
+)
+
+func TestBadRequestsGetProblemsAndNoStream(t *testing.T) {
+	long := strings.Repeat("x", 129)
+	tests := []struct {
+		name        string
+		method      string
+		contentType string
+		body        string
+		status      int
+		detail      string // a fragment the detail must contain
+	}{
+		{"GET", http.MethodGet, "", "", 405, "use POST"},
+		{"PUT", http.MethodPut, "application/json", runBody("t", "r", "normal"), 405, "use POST"},
+		{"no content type", http.MethodPost, "", runBody("t", "r", "normal"), 415, "application/json"},
+		{"text body", http.MethodPost, "text/plain", runBody("t", "r", "normal"), 415, "application/json"},
+		{"too large", http.MethodPost, "application/json", `{"threadId":"` + strings.Repeat("x", 16<<10) + `"}`, 413, "16 KiB"},
+		{"malformed JSON", http.MethodPost, "application/json", `{"threadId":`, 400, "unexpected end"},
+		{"not an object", http.MethodPost, "application/json", `[1,2]`, 400, "cannot unmarshal"},
+		{"trailing data", http.MethodPost, "application/json", runBody("t", "r", "normal") + "{}", 400, "invalid character"},
+		{"empty object", http.MethodPost, "application/json", `{}`, 400, "threadId: is required"},
+		{"blank threadId", http.MethodPost, "application/json", runBody(" \t", "r", "normal"), 400, "threadId: must not be blank"},
+		{"blank runId", http.MethodPost, "application/json", runBody("t", "  ", "normal"), 400, "runId: must not be blank"},
+		{"long threadId", http.MethodPost, "application/json", runBody(long, "r", "normal"), 400, "threadId: must be at most 128 characters"},
+		{"long runId", http.MethodPost, "application/json", runBody("t", long, "normal"), 400, "runId: must be at most 128 characters"},
+		{"no scenario", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","forwardedProps":{}}`, 400, "forwardedProps.scenario: is required"},
+		{"no forwardedProps", http.MethodPost, "application/json", `{"threadId":"t","runId":"r"}`, 400, "forwardedProps.scenario: is required"},
+		{"scenario not a string", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","forwardedProps":{"scenario":7}}`, 400, "must be a string"},
+		{"forwardedProps not an object", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","forwardedProps":"slow"}`, 400, "must be an object"},
+		{"threadId not a string", http.MethodPost, "application/json", `{"threadId":1,"runId":"r","forwardedProps":{"scenario":"slow"}}`, 400, "cannot unmarshal"},
+		{"unknown scenario", http.MethodPost, "application/json", runBody("t", "r", "fast"), 422, `"fast" is not one of invalid, normal, slow`},
+	}
+	h := server.New(server.Config{NoDelay: true})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(tt.method, "/api/agent-analysis", strings.NewReader(tt.body))
+			if tt.contentType != "" {
+				req.Header.Set("Content-Type", tt.contentType)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+
+			if rec.Code != tt.status {
+				t.Fatalf("status %d, want %d; body %s", rec.Code, tt.status, rec.Body)
+			}
+			if ct := rec.Header().Get("Content-Type"); ct != "application/problem+json" {
+				t.Errorf("Content-Type %q", ct)
+			}
+			if tt.status == 405 && rec.Header().Get("Allow") != "POST" {
+				t.Errorf("Allow %q, want POST", rec.Header().Get("Allow"))
+			}
+			if strings.Contains(rec.Body.String(), "data:") {
+				t.Errorf("a stream byte was written: %s", rec.Body)
+			}
+			var p server.Problem
+			dec := json.NewDecoder(rec.Body)
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&p); err != nil {
+				t.Fatalf("body is not a problem: %v", err)
+			}
+			if p.Status != tt.status || p.Title == "" || !strings.HasPrefix(p.Type, "urn:agent-analysis:problem:") {
+				t.Errorf("problem %+v", p)
+			}
+			if !strings.Contains(p.Detail, tt.detail) {
+				t.Errorf("detail %q does not mention %q", p.Detail, tt.detail)
+			}
+		})
+	}
+}
+
+func TestOfficialClientBodyIsAccepted(t *testing.T) {
+	// As @ag-ui/client 1.0 sends it: camelCase, protocolVersion, empty lists.
+	body := `{"threadId":"thread-1","runId":"run-1","protocolVersion":"1.0","state":{},"messages":[],` +
+		`"tools":[],"context":[],"forwardedProps":{"scenario":"normal"}}`
+	req := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	req.Header.Set("Accept", "text/event-stream")
+	rec := httptest.NewRecorder()
+	server.New(server.Config{NoDelay: true}).ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("status %d, type %q: %s", rec.Code, rec.Header().Get("Content-Type"), rec.Body)
+	}
+	got, err := describeStream(rec.Body)
+	if err != nil || len(got) != 6 || got[0] != "RUN_STARTED thread-1 run-1" {
+		t.Fatalf("stream %v, %v", got, err)
+	}
+}
+
+func TestHealthzAndPageHeaders(t *testing.T) {
+	h := server.New(server.Config{})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	if rec.Code != 200 || rec.Body.String() != "ok\n" {
+		t.Errorf("healthz: %d %q", rec.Code, rec.Body)
+	}
+
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if rec.Code != http.StatusFound || rec.Header().Get("Location") != "/agent-analysis" {
+		t.Errorf("/ answers %d to %q", rec.Code, rec.Header().Get("Location"))
+	}
+
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/agent-analysis", nil))
+	if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+		t.Fatalf("page: %d %q", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	csp := rec.Header().Get("Content-Security-Policy")
+	for _, directive := range []string{"default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "object-src 'none'"} {
+		if !strings.Contains(csp, directive) {
+			t.Errorf("CSP %q lacks %q", csp, directive)
+		}
+	}
+	if rec.Header().Get("X-Content-Type-Options") != "nosniff" || rec.Header().Get("Referrer-Policy") == "" {
+		t.Errorf("page headers %v", rec.Header())
+	}
+}

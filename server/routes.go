@@ -1,0 +1,24 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/agent-analysis/agent-analysis/internal/validation"
+)
+
+// addRoutes is the server's whole surface, in one place.
+func addRoutes(mux *http.ServeMux, cfg Config) {
+	mux.Handle("POST /api/agent-analysis", handleRun(cfg, validation.New(), newPlaylists()))
+	mux.Handle("/api/agent-analysis", methodNotAllowed(http.MethodPost))
+	mux.Handle("GET /healthz", handleHealthz())
+	mux.Handle("GET /{$}", http.RedirectHandler("/agent-analysis", http.StatusFound))
+	mux.Handle("GET /web/", handleAssets(cfg.WebDir))
+	mux.Handle("/", handlePages(cfg.WebDir))
+}
+
+func handleHealthz() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("ok\n"))
+	})
+}

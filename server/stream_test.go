@@ -1,0 +1,134 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"testing/iotest"
+
+	"github.com/agent-analysis/agent-analysis/server"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// want is each scenario's exact sequence, as the spec's fixtures section
+// states it, for thread "t1" and run "r1".
+var want = map[string][]string{
+	"normal": {
+		"RUN_STARTED t1 r1",
+		"STATE_SNAPSHOT api=60 checkout=92 auth=35",
+		"STATE_DELTA replace /services/0/latency 145",
+		"STATE_SNAPSHOT auth=35 api=145 checkout=92",
+		`STATE_DELTA add /services/- {"id":"search","latency":71,"name":"Search","series":"Platform","volume":410}`,
+		"RUN_FINISHED t1 r1",
+	},
+	"invalid": {
+		"RUN_STARTED t1 r1",
+		"STATE_SNAPSHOT api=60 checkout=92 auth=35",
+		"STATE_DELTA replace /services/0/latency 145",
+		"STATE_DELTA replace /services/1/latency 999 replace /services/7/latency 1",
+		"STATE_DELTA replace /services/2/latency 40",
+		"RUN_FINISHED t1 r1",
+	},
+	"slow": {
+		"RUN_STARTED t1 r1",
+		"STATE_SNAPSHOT api=60 checkout=92 auth=35",
+		"STATE_DELTA replace /services/0/latency 145",
+		`STATE_DELTA add /services/- {"id":"search","latency":71,"name":"Search","series":"Platform","volume":410}`,
+		"RUN_FINISHED t1 r1",
+	},
+}
+
+func TestScenarioStreamsAreExact(t *testing.T) {
+	srv := httptest.NewServer(server.New(server.Config{NoDelay: true}))
+	defer srv.Close()
+
+	for scenario, sequence := range want {
+		t.Run(scenario, func(t *testing.T) {
+			resp, err := http.DefaultClient.Do(newRunRequest(context.Background(), srv.URL+"/api/agent-analysis", runBody("t1", "r1", scenario)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("status %d", resp.StatusCode)
+			}
+			for header, value := range map[string]string{
+				"Content-Type":           "text/event-stream",
+				"Cache-Control":          "no-cache",
+				"X-Content-Type-Options": "nosniff",
+			} {
+				if got := resp.Header.Get(header); got != value {
+					t.Errorf("%s = %q, want %q", header, got, value)
+				}
+			}
+			raw, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			// Read one byte at a time: every frame is split across reads.
+			got, err := describeStream(iotest.OneByteReader(bytes.NewReader(raw)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, sequence) {
+				t.Errorf("events:\n%s\nwant:\n%s", lines(got), lines(sequence))
+			}
+
+			golden := filepath.Join("testdata", scenario+".sse")
+			if *update {
+				os.WriteFile(golden, raw, 0o644)
+			}
+			if wantRaw, err := os.ReadFile(golden); err != nil || string(wantRaw) != string(raw) {
+				t.Errorf("stream differs from %s (err %v):\n%s", golden, err, raw)
+			}
+		})
+	}
+}
+
+func TestConcurrentRequestsAreIndependent(t *testing.T) {
+	srv := httptest.NewServer(server.New(server.Config{NoDelay: true}))
+	defer srv.Close()
+
+	scenarios := []string{"normal", "invalid", "slow"}
+	var wg sync.WaitGroup
+	errs := make(chan error, 50)
+	for i := range 50 {
+		scenario := scenarios[i%len(scenarios)]
+		thread, run := fmt.Sprintf("thread-%d", i), fmt.Sprintf("run-%d", i)
+		wg.Go(func() {
+			resp, err := http.DefaultClient.Do(newRunRequest(context.Background(), srv.URL+"/api/agent-analysis", runBody(thread, run, scenario)))
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer resp.Body.Close()
+			got, err := describeStream(resp.Body)
+			if err != nil {
+				errs <- err
+				return
+			}
+			expected := slices.Clone(want[scenario])
+			expected[0] = "RUN_STARTED " + thread + " " + run
+			expected[len(expected)-1] = "RUN_FINISHED " + thread + " " + run
+			if !slices.Equal(got, expected) {
+				errs <- fmt.Errorf("request %d (%s):\n%s\nwant:\n%s", i, scenario, lines(got), lines(expected))
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
