@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/ag-ui-protocol/ag-ui/sdks/community/go v0.0.0-20260630145048-7479d97e25f6
+	github.com/evanphx/json-patch/v5 v5.9.11
 	github.com/go-playground/validator/v10 v10.30.6
 	github.com/maxence-charriere/go-app/v10 v10.1.11
 	go.uber.org/goleak v1.3.0

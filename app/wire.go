@@ -1,5 +1,18 @@
 package app
 
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/go-playground/validator/v10"
+
+	"github.com/agent-analysis/agent-analysis/internal/validation"
+)
+
 // Series groups services: Core (the product path) or Platform (shared).
 type Series string
 
@@ -17,7 +30,55 @@ type Service struct {
 	Latency float64 `json:"latency" validate:"finite,gte=0"` // p95, milliseconds
 }
 
-// Wire is the remote state the agent streams: a list of services.
+// Wire is the remote state the agent streams: a list of services. A Wire
+// held by the Model is always valid and never modified in place.
 type Wire struct {
 	Services []Service `json:"services" validate:"required,dive"`
+}
+
+// Find returns the service with the given id.
+func (w Wire) Find(id string) (Service, bool) {
+	for _, s := range w.Services {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return Service{}, false
+}
+
+// validate is built on first use: the browser pays for it only once a
+// snapshot arrives, not at start-up.
+var validate = sync.OnceValue(func() *validator.Validate { return validation.New() })
+
+// DecodeWire decodes one complete Wire strictly (unknown fields and
+// trailing data are errors) and validates it in full.
+func DecodeWire(data []byte) (Wire, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var w Wire
+	if err := dec.Decode(&w); err != nil {
+		return Wire{}, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return Wire{}, errors.New("data after the state object")
+	}
+	if err := w.Validate(); err != nil {
+		return Wire{}, err
+	}
+	return w, nil
+}
+
+// Validate checks every rule of the Wire: field rules, then unique ids.
+func (w Wire) Validate() error {
+	if err := validate().Struct(w); err != nil {
+		return errors.New(validation.Explain(err))
+	}
+	seen := make(map[string]int, len(w.Services))
+	for i, s := range w.Services {
+		if first, dup := seen[s.ID]; dup {
+			return fmt.Errorf("services[%d].id: %q duplicates services[%d]", i, s.ID, first)
+		}
+		seen[s.ID] = i
+	}
+	return nil
 }
