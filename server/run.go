@@ -16,7 +16,8 @@ func handleRun(cfg Config, v *validator.Validate, lists map[string]playlist) htt
 			writeProblem(w, p)
 			return
 		}
-		addLogAttrs(r.Context(), slog.String("scenario", req.Scenario))
+		addLogAttrs(r.Context(), slog.String("scenario", req.Scenario),
+			slog.String("threadId", req.ThreadID), slog.String("runId", req.RunID))
 
 		h := w.Header()
 		h.Set("Content-Type", "text/event-stream")

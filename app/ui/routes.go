@@ -11,16 +11,13 @@ import (
 var registerOnce sync.Once
 
 // Register declares the routes. The wasm entry point and the server both
-// call it: go-app prerenders only routes it knows.
+// call it: go-app prerenders only routes it knows. The two demo routes make
+// components of one type, so moving between them keeps the mounted one,
+// with its stream.
 func Register() {
 	registerOnce.Do(func() {
-		app.Route("/agent-analysis", func() app.Composer { return &Demo{} })
+		app.Route(LivePath, newDemo)
+		app.Route(RetainedPath, newDemo)
+		app.Route(ChartsPath, func() app.Composer { return &Charts{} })
 	})
-}
-
-// Demo is a placeholder until the live screen lands.
-type Demo struct{ app.Compo }
-
-func (d *Demo) Render() app.UI {
-	return app.Main().Body(app.H1().Text("Agent Analysis"))
 }

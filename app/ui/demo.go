@@ -1,0 +1,158 @@
+package ui
+
+import (
+	"crypto/rand"
+	"fmt"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	core "github.com/agent-analysis/agent-analysis/app"
+)
+
+// modelState keeps the Model in memory while the demo is not mounted, so
+// coming back from /charts shows the cancelled run's last valid data.
+const modelState = "agent-analysis/model"
+
+// Demo is the live screen, a thin shell around the client core: it renders
+// the Model and turns DOM events and stream Msgs into Update calls. Its
+// fields are unexported on purpose: go-app copies exported fields of the
+// fresh instance each navigation makes onto the mounted one.
+type Demo struct {
+	app.Compo
+	model    core.Model
+	scenario string
+	path     string
+	ctx      app.Context  // the OnMount context: Dispatch needs a mounted source
+	effects  *core.Effects // nil until mounted in the browser
+}
+
+func newDemo() app.Composer {
+	return &Demo{model: core.NewModel(""), scenario: core.Scenarios[0], path: LivePath}
+}
+
+// OnMount runs in the browser only. Nothing starts here: runs start from
+// a click.
+func (d *Demo) OnMount(ctx app.Context) {
+	d.ctx = ctx
+	var saved core.Model
+	ctx.GetState(modelState, &saved)
+	if saved.Lifecycle != nil {
+		d.model = saved
+	} else {
+		d.model = core.NewModel("thread-" + strings.ToLower(rand.Text()[:12]))
+	}
+	origin := app.Window().URL()
+	endpoint := origin.Scheme + "://" + origin.Host + "/api/agent-analysis"
+	d.effects = core.NewEffects(core.Stream{Endpoint: endpoint}, d.deliver)
+}
+
+// OnNav runs for both demo routes, on the kept instance too (and during
+// the server's prerender, where there is no stream to tell).
+func (d *Demo) OnNav(ctx app.Context) {
+	d.path = ctx.Page().URL().Path
+	title := "Agent Analysis · AG-UI state sync"
+	if d.path == RetainedPath {
+		title = "Retained view · Agent Analysis"
+	}
+	ctx.Page().SetTitle(title)
+	if d.effects != nil {
+		d.send(core.Navigated{To: core.Stayed})
+	}
+}
+
+// OnDismount: leaving the demo cancels an open run (RouteExit) and closes
+// every connection.
+func (d *Demo) OnDismount() {
+	d.send(core.Navigated{To: core.Exited})
+	d.effects.Close()
+}
+
+// send runs one Msg through Update and its Cmd through Effects. It runs on
+// the UI goroutine only.
+func (d *Demo) send(msg core.Msg) {
+	var cmd core.Cmd
+	d.model, cmd = core.Update(d.model, msg)
+	d.ctx.SetState(modelState, d.model)
+	d.effects.Run(cmd)
+}
+
+// deliver hands a stream's Msg to the UI goroutine.
+func (d *Demo) deliver(msg core.Msg) {
+	d.ctx.Dispatch(func(app.Context) { d.send(msg) })
+}
+
+func (d *Demo) onScenario(ctx app.Context, e app.Event) {
+	d.scenario = ctx.JSSrc().Get("value").String()
+}
+
+func (d *Demo) onRun(ctx app.Context, e app.Event) {
+	d.send(core.ClickedRun{Scenario: d.scenario})
+}
+
+func (d *Demo) Render() app.UI {
+	m := d.model
+	ready := d.effects != nil
+	return frame(d.path,
+		app.Div().Class("demo").DataSet("ready", ready).DataSet("thread", m.Thread).Body(
+			intro(d.path),
+			controls(m, d.scenario, d.onScenario, d.onRun, d.send),
+			app.Div().Class("layout").Body(
+				app.Section().Class("card", "chart-card").Aria("labelledby", "chart-title").Body(
+					app.H2().ID("chart-title").Text("p95 latency against volume"),
+					chart(m),
+					legend(),
+				),
+				app.Div().Class("side").Body(
+					alert(m),
+					inspector(m),
+				),
+			),
+			app.Section().Class("card").Aria("labelledby", "table-title").Body(
+				app.H2().ID("table-title").Text("Services"),
+				table(m, d.send),
+			),
+			activity(m),
+		),
+	)
+}
+
+func intro(path string) app.UI {
+	if path == RetainedPath {
+		return app.Header().Class("intro").Body(
+			app.H1().Text("Retained view"),
+			app.P().Text("The same live component as the main view: moving between the two keeps the stream, "+
+				"the data and your selection, and starts no request."),
+		)
+	}
+	return app.Header().Class("intro").Body(
+		app.H1().Text("Agent Analysis: AG-UI state sync"),
+		app.P().Text("An AG-UI stream feeds this chart: a snapshot sets the run's baseline, JSON Patch deltas "+
+			"apply atomically, and an unsafe update is refused whole, keeping the last valid data."),
+	)
+}
+
+func legend() app.UI {
+	return app.Ul().Class("legend").Aria("label", "Legend").Body(
+		app.Li().Body(shapeKey("Core"), app.Text("Core")),
+		app.Li().Body(shapeKey("Platform"), app.Text("Platform")),
+		app.Li().Body(
+			svg("svg").Class("key", "baseline").Attr("viewBox", "0 0 16 16").Aria("hidden", true).Body(
+				svg("circle").Attr("cx", "8").Attr("cy", "8").Attr("r", "5"),
+			),
+			app.Text("Baseline: the run's first snapshot"),
+		),
+		app.Li().Body(
+			svg("svg").Class("key", "ring-key").Attr("viewBox", "0 0 16 16").Aria("hidden", true).Body(
+				svg("circle").Attr("cx", "8").Attr("cy", "8").Attr("r", "6"),
+			),
+			app.Text("Selected"),
+		),
+		app.Li().Body(
+			svg("svg").Class("key", "budget-key").Attr("viewBox", "0 0 16 16").Aria("hidden", true).Body(
+				svg("line").Attr("x1", "0").Attr("y1", "8").Attr("x2", "16").Attr("y2", "8"),
+			),
+			app.Text(fmt.Sprintf("%d ms p95 budget: illustrative, not an SLO", BudgetMs)),
+		),
+	)
+}

@@ -1,0 +1,45 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Paths of the pages.
+const (
+	LivePath     = "/agent-analysis"
+	RetainedPath = "/agent-analysis/retained"
+	ChartsPath   = "/charts"
+)
+
+// frame is the layout every page shares: header with navigation and the
+// theme switch, the page's content, the footer.
+func frame(current string, content ...app.UI) app.UI {
+	return app.Div().Class("page").Body(
+		app.A().Class("skip").Href("#main").Text("Skip to content"),
+		app.Header().Class("top").Body(
+			app.P().Class("brand").Body(
+				app.Strong().Text("Agent Analysis"),
+				app.Span().Class("badge").Text("Synthetic data"),
+			),
+			app.Nav().Aria("label", "Pages").Body(
+				navLink(current, LivePath, "Live view"),
+				navLink(current, RetainedPath, "Retained view"),
+				navLink(current, ChartsPath, "All charts"),
+			),
+			&ThemeSwitch{},
+		),
+		app.Main().ID("main").Body(content...),
+		app.Footer().Class("foot").Body(
+			app.P().Text("All data is synthetic, served by a deterministic fixture backend. "+
+				"The 100 ms p95 budget line is illustrative, not an SLO."),
+		),
+	)
+}
+
+func navLink(current, path, label string) app.UI {
+	a := app.A().Href(path).Text(label)
+	if current == path {
+		a = a.Aria("current", "page")
+	}
+	return a
+}

@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	core "github.com/agent-analysis/agent-analysis/app"
+)
+
+// table lists the visible services; a row is selected with a click, or
+// with Enter or Space once focused (Tab, or the arrow keys between rows).
+func table(m core.Model, send func(core.Msg)) app.UI {
+	visible := m.Visible()
+	return app.Div().Class("table-wrap").Body(
+		app.Table().Class("services").Role("grid").Aria("label", "Services").Aria("readonly", true).Body(
+			app.THead().Body(app.Tr().Body(
+				app.Th().Scope("col").Text("Service"),
+				app.Th().Scope("col").Class("num").Text("Volume (rpm)"),
+				app.Th().Scope("col").Class("num").Text("p95 (ms)"),
+				app.Th().Scope("col").Text("Change vs baseline"),
+			)),
+			app.TBody().Body(
+				app.If(len(visible) == 0, func() app.UI {
+					return app.Tr().Body(app.Td().ColSpan(4).Class("empty").Text(emptyTable(m)))
+				}),
+				app.Range(visible).Slice(func(i int) app.UI { return row(m, visible[i], send) }),
+			),
+		),
+	)
+}
+
+func emptyTable(m core.Model) string {
+	if m.Wire == nil {
+		return "No data yet."
+	}
+	return "No " + string(m.Filter) + " services in the data."
+}
+
+func row(m core.Model, s core.Service, send func(core.Msg)) app.UI {
+	selected := s.ID == m.Selected
+	base, hasBase := m.BaselineOf(s.ID)
+	id := s.ID
+	return app.Tr().
+		TabIndex(0).
+		DataSet("service-id", s.ID).
+		Aria("selected", selected).
+		OnClick(func(ctx app.Context, e app.Event) { send(core.ClickedService{ID: id}) }, app.EventScope(id)).
+		OnKeyDown(func(ctx app.Context, e app.Event) { rowKey(e, id, send) }, app.EventScope(id)).
+		Body(
+			app.Th().Scope("row").Body(
+				shapeKey(s.Series), app.Text(s.Name),
+				app.Span().Class("series").Text(string(s.Series)),
+			),
+			app.Td().Class("num").Text(num(s.Volume)),
+			app.Td().Class("num").Text(num(s.Latency)),
+			app.Td().Class(changeClass(s, base, hasBase)).Text(change(s, base, hasBase)),
+		)
+}
+
+func rowKey(e app.Event, id string, send func(core.Msg)) {
+	switch e.Get("key").String() {
+	case "Enter", " ":
+		e.PreventDefault() // Space would scroll the page
+		send(core.ClickedService{ID: id})
+	case "ArrowDown":
+		e.PreventDefault()
+		focus(e.Get("currentTarget").Get("nextElementSibling"))
+	case "ArrowUp":
+		e.PreventDefault()
+		focus(e.Get("currentTarget").Get("previousElementSibling"))
+	}
+}
+
+func focus(el app.Value) {
+	if el.Truthy() {
+		el.Call("focus")
+	}
+}
+
+func changeClass(s, base core.Service, hasBase bool) string {
+	switch {
+	case !hasBase:
+		return "change new"
+	case s.Latency > base.Latency:
+		return "change worse"
+	case s.Latency < base.Latency:
+		return "change better"
+	default:
+		return "change"
+	}
+}
+
+// shapeKey repeats the chart's symbol in the table, so rows and marks
+// read alike.
+func shapeKey(series core.Series) app.UI {
+	return svg("svg").Class("key", seriesClass(series)).Attr("viewBox", "0 0 16 16").Aria("hidden", true).Body(
+		shape(series, 8, 8, 5),
+	)
+}

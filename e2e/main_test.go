@@ -1,0 +1,190 @@
+// Package e2e drives the real server binary and the real wasm in headless
+// Debian Chromium, at 1280x800 and 390x844.
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The suite's shared pieces, set up once by TestMain.
+var (
+	baseURL   string          // the server, on a free loopback port
+	serverLog *logBook        // its JSON request log
+	browser   context.Context // one headless Chromium; each test gets its own browser context
+)
+
+func TestMain(m *testing.M) {
+	code, err := run(m)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+func run(m *testing.M) (int, error) {
+	chromium := os.Getenv("CHROMIUM")
+	if chromium == "" {
+		chromium = "/usr/bin/chromium"
+	}
+	if _, err := os.Stat(chromium); err != nil {
+		return 1, fmt.Errorf("Chromium not found at %s: install Debian's chromium (`make chromium` does, as root) or set CHROMIUM", chromium)
+	}
+
+	work, err := os.MkdirTemp("", "agent-analysis-e2e-")
+	if err != nil {
+		return 1, err
+	}
+	defer os.RemoveAll(work)
+
+	web, bin, err := build(work)
+	if err != nil {
+		return 1, err
+	}
+	server, err := startServer(bin, web)
+	if err != nil {
+		return 1, err
+	}
+	defer server.stop()
+
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(filepath.Join(work, "profile")),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-quic", true),
+	)
+	defer cancelAlloc()
+	ctx, cancelBrowser := chromedp.NewContext(alloc)
+	defer cancelBrowser()
+	if err := chromedp.Do(ctx); err != nil { // start the browser now
+		return 1, fmt.Errorf("starting Chromium: %w", err)
+	}
+	browser = ctx
+	return m.Run(), nil
+}
+
+// build compiles the wasm into a copy of web/ and the server binary, both
+// fresh: the test cache knows nothing of them.
+func build(work string) (web, bin string, err error) {
+	web = filepath.Join(work, "web")
+	if err := os.CopyFS(web, os.DirFS("../web")); err != nil {
+		return "", "", err
+	}
+	os.Remove(filepath.Join(web, "app.wasm"))
+	steps := []*exec.Cmd{
+		exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(web, "app.wasm"), "../wasm"),
+		exec.Command("go", "build", "-o", filepath.Join(work, "agent-analysis"), "../server/cmd/agent-analysis"),
+	}
+	steps[0].Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	for _, cmd := range steps {
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", "", fmt.Errorf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, out)
+		}
+	}
+	return web, filepath.Join(work, "agent-analysis"), nil
+}
+
+type serverProcess struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+// startServer runs the binary on a free loopback port and reads its log.
+func startServer(bin, web string) (*serverProcess, error) {
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-web", web, "-log-json")
+	cmd.Stderr = os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the tests
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &serverProcess{cmd: cmd, done: make(chan error, 1)}
+	serverLog = &logBook{}
+	listening := make(chan string, 1)
+	go func() {
+		serverLog.read(out, listening)
+		p.done <- cmd.Wait()
+	}()
+	select {
+	case url := <-listening:
+		baseURL = strings.TrimSuffix(url, "/agent-analysis")
+		return p, nil
+	case err := <-p.done:
+		return nil, fmt.Errorf("server exited: %v", err)
+	case <-time.After(20 * time.Second):
+		p.stop()
+		return nil, errors.New("server did not start")
+	}
+}
+
+// stop shuts the server down as SIGTERM does in production.
+func (p *serverProcess) stop() {
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(5 * time.Second):
+		p.cmd.Process.Kill()
+	}
+}
+
+// logBook is the server's log, as decoded lines.
+type logBook struct {
+	mu    sync.Mutex
+	lines []map[string]any
+}
+
+func (b *logBook) read(r io.Reader, listening chan<- string) {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		var line map[string]any
+		if json.Unmarshal(sc.Bytes(), &line) != nil {
+			continue
+		}
+		if line["msg"] == "listening" {
+			listening <- line["url"].(string)
+		}
+		b.mu.Lock()
+		b.lines = append(b.lines, line)
+		b.mu.Unlock()
+	}
+}
+
+// streams returns the finished stream requests of one thread: each line is
+// logged when its stream ends, with how it ended.
+func (b *logBook) streams(thread string) []map[string]any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []map[string]any
+	for _, l := range b.lines {
+		if l["path"] == "/api/agent-analysis" && l["threadId"] == thread {
+			out = append(out, l)
+		}
+	}
+	return out
+}

@@ -1,0 +1,319 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// viewport is one screen the suite checks.
+type viewport struct {
+	name          string
+	width, height int64
+	mobile        bool
+}
+
+var viewports = []viewport{
+	{name: "desktop", width: 1280, height: 800},
+	{name: "phone", width: 390, height: 844, mobile: true},
+}
+
+// page is one browser tab at one viewport, in a browser context of its
+// own (fresh storage), watched for anything that went wrong.
+type page struct {
+	t   *testing.T
+	ctx context.Context
+	vp  viewport
+
+	mu       sync.Mutex
+	problems []string
+	aborted  int // requests the page aborted
+}
+
+// atEachViewport runs f at both viewports, each in a fresh page.
+func atEachViewport(t *testing.T, f func(t *testing.T, p *page)) {
+	for _, vp := range viewports {
+		t.Run(vp.name, func(t *testing.T) {
+			start := time.Now()
+			p := newPage(t, vp)
+			f(t, p)
+			p.checkClean()
+			t.Logf("%s took %v", t.Name(), time.Since(start).Round(10*time.Millisecond))
+		})
+	}
+}
+
+func newPage(t *testing.T, vp viewport) *page {
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(cancelTimeout)
+	p := &page{t: t, ctx: ctx, vp: vp}
+	p.watch()
+	t.Cleanup(func() {
+		if t.Failed() {
+			p.keepArtifacts()
+		}
+	})
+	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
+	if vp.mobile {
+		opts = []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch}
+	}
+	p.do(chromedp.EmulateViewport(vp.width, vp.height, opts...))
+	return p
+}
+
+// watch records uncaught exceptions, console errors, a Go panic (printed
+// by the wasm as console.log lines) and failed requests.
+func (p *page) watch() {
+	record := func(format string, args ...any) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.problems = append(p.problems, fmt.Sprintf(format, args...))
+	}
+	consume := func(f func()) { go f() }
+	exceptions := chromedp.Events(p.ctx, runtime.ExceptionThrown)
+	console := chromedp.Events(p.ctx, runtime.ConsoleAPICalled)
+	logs := chromedp.Events(p.ctx, cdplog.EntryAdded)
+	failures := chromedp.Events(p.ctx, network.LoadingFailed)
+	consume(func() {
+		for ev, err := range exceptions {
+			if err != nil {
+				return
+			}
+			record("uncaught exception: %s %s", ev.ExceptionDetails.Text, describe(ev.ExceptionDetails.Exception))
+		}
+	})
+	consume(func() {
+		for ev, err := range console {
+			if err != nil {
+				return
+			}
+			text := consoleText(ev)
+			switch {
+			case ev.Type == runtime.ConsoleAPICalledTypeError:
+				record("console.error: %s", text)
+			case strings.HasPrefix(text, "panic:") || strings.Contains(text, "exit code:"):
+				record("the wasm died: %s", text)
+			}
+		}
+	})
+	consume(func() {
+		for ev, err := range logs {
+			if err != nil {
+				return
+			}
+			if ev.Entry.Level == cdplog.EntryLevelError {
+				record("browser error: %s %s", ev.Entry.Text, ev.Entry.URL)
+			}
+		}
+	})
+	consume(func() {
+		for ev, err := range failures {
+			if err != nil {
+				return
+			}
+			if ev.Canceled {
+				p.mu.Lock()
+				p.aborted++ // checked by the tests that cancel
+				p.mu.Unlock()
+				continue
+			}
+			record("request failed: %s (%s)", ev.ErrorText, ev.Type)
+		}
+	})
+}
+
+func describe(o *runtime.RemoteObject) string {
+	if o == nil {
+		return ""
+	}
+	return o.Description
+}
+
+func consoleText(ev runtime.EventConsoleAPICalled) string {
+	var parts []string
+	for _, a := range ev.Args {
+		if a.Value != nil {
+			var s string
+			if json.Unmarshal(a.Value, &s) == nil {
+				parts = append(parts, s)
+				continue
+			}
+			parts = append(parts, string(a.Value))
+		} else {
+			parts = append(parts, a.Description)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func (p *page) checkClean() {
+	time.Sleep(100 * time.Millisecond) // let the last events arrive
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, problem := range p.problems {
+		p.t.Error(problem)
+	}
+}
+
+func (p *page) abortedRequests() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.aborted
+}
+
+// keepArtifacts saves a screenshot and the DOM of a failed test.
+func (p *page) keepArtifacts() {
+	dir := filepath.Join("artifacts", regexp.MustCompile(`[^A-Za-z0-9_-]+`).ReplaceAllString(p.t.Name(), "_"))
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		p.t.Log(err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.ctx), 10*time.Second)
+	defer cancel()
+	if png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
+		os.WriteFile(dir+".png", png, 0o644)
+	}
+	if html, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.outerHTML`)); err == nil {
+		os.WriteFile(dir+".html", []byte(html), 0o644)
+	}
+	p.t.Logf("artifacts: e2e/%s.{png,html}", dir)
+}
+
+func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+func eval[T any](p *page, js string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		p.t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// waitFor polls a JavaScript condition until it holds.
+func (p *page) waitFor(what, js string, timeout time.Duration) {
+	p.t.Helper()
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](js,
+		chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(20*time.Millisecond)))
+	if err != nil {
+		p.t.Fatalf("waiting for %s: %v (status %q)", what, err, p.status())
+	}
+}
+
+// open loads a path and waits until the wasm has mounted the page.
+func (p *page) open(path string) {
+	p.t.Helper()
+	p.do(chromedp.Navigate(baseURL + path))
+	p.waitReady()
+}
+
+func (p *page) waitReady() {
+	p.t.Helper()
+	p.waitFor("the app to start", `document.querySelector('[data-ready="true"]') !== null`, 20*time.Second)
+}
+
+// click presses a button by its visible name, with a real mouse or touch.
+func (p *page) click(name string) {
+	p.t.Helper()
+	p.do(chromedp.Click(fmt.Sprintf(`//button[normalize-space()=%q]`, name)))
+}
+
+func (p *page) clickLink(name string) {
+	p.t.Helper()
+	p.do(chromedp.Click(fmt.Sprintf(`//a[normalize-space()=%q]`, name)))
+}
+
+func (p *page) status() string {
+	s, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.querySelector('[role=status]')?.textContent ?? ''`))
+	return s
+}
+
+func (p *page) waitStatus(word string, timeout time.Duration) {
+	p.t.Helper()
+	p.waitFor("status "+word, fmt.Sprintf(`document.querySelector('[role=status]')?.textContent === %q`, word), timeout)
+}
+
+// thread is the page's AG-UI thread id: the server logs it per stream.
+func (p *page) thread() string {
+	return eval[string](p, `document.querySelector('[data-thread]').dataset.thread`)
+}
+
+func (p *page) accepted() string {
+	return eval[string](p, `document.querySelector('.accepted').textContent`)
+}
+
+func (p *page) disabled(name string) bool {
+	return eval[bool](p, fmt.Sprintf(`[...document.querySelectorAll('button')].find(b => b.textContent.trim() === %q).disabled`, name))
+}
+
+// rows is the table's service names in order.
+func (p *page) rows() []string {
+	return eval[[]string](p, `[...document.querySelectorAll('tbody tr[data-service-id]')].map(r => r.dataset.serviceId)`)
+}
+
+// marks is the chart's service marks in order.
+func (p *page) marks() []string {
+	return eval[[]string](p, `[...document.querySelectorAll('svg [data-service-id]')].map(g => g.dataset.serviceId)`)
+}
+
+func (p *page) cell(id string, column int) string {
+	return eval[string](p, fmt.Sprintf(`document.querySelector('tr[data-service-id=%q]').children[%d].textContent`, id, column))
+}
+
+// overflow is how far the document is wider than the viewport.
+func (p *page) overflow() int {
+	return eval[int](p, `document.documentElement.scrollWidth - document.documentElement.clientWidth`)
+}
+
+// emulateColorScheme sets prefers-color-scheme.
+func (p *page) emulateColorScheme(scheme string) {
+	p.t.Helper()
+	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		})
+		return err
+	}))
+}
+
+// streamsEnded waits until the server has logged n ended streams of the
+// page's thread and returns them.
+func (p *page) streamsEnded(n int, timeout time.Duration) []map[string]any {
+	p.t.Helper()
+	thread := p.thread()
+	deadline := time.Now().Add(timeout)
+	for {
+		got := serverLog.streams(thread)
+		if len(got) >= n {
+			return got
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("server logged %d streams of %s, want %d: %v", len(got), thread, n, got)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
