@@ -1,32 +1,48 @@
 # The two commands a new machine needs: `make run` and `make test`.
 GO        ?= go
 ADDR      ?= :8080
+CHROMIUM  ?= /usr/bin/chromium
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
+PACKAGES   = $(shell $(GO) list ./... | grep -v /e2e)
 
-.PHONY: run test wasm vet unit wasm-test e2e bench clean
+.PHONY: run test wasm vet unit wasm-test e2e chromium bench clean
 
 ## run: build the wasm and serve http://localhost:8080/agent-analysis
 run: wasm
 	$(GO) run ./server/cmd/agent-analysis -addr $(ADDR)
 
 ## test: vet, unit tests natively and under wasm, browser tests
-test: vet unit wasm-test
+test: vet unit wasm-test e2e
 
 ## wasm: build the browser app into web/app.wasm
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/app.wasm ./wasm
 
 vet:
-	test -z "$$(gofmt -l .)" || (gofmt -l . && false)
+	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt needed"; exit 1; }
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./app/... ./wasm/...
 
 unit:
-	$(GO) test ./...
+	$(GO) test $(PACKAGES)
 
-# Pure packages also run as wasm under Node, as they do in the browser.
+# The pure packages also run as wasm under Node.
 wasm-test:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./app/... ./fixtures/...
 
+## e2e: browser tests in headless Chromium (builds its own wasm and server)
+e2e: chromium
+	CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 10m ./e2e/...
+
+# Debian's chromium, installed when missing and we are root.
+chromium:
+	@test -x $(CHROMIUM) || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	  else \
+	    echo "Chromium is missing: install Debian's chromium (sudo apt-get install -y chromium) or set CHROMIUM=/path/to/chromium" >&2; exit 1; \
+	  fi; }
+
 clean:
 	rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br
+	rm -rf e2e/artifacts

@@ -236,15 +236,27 @@ func (p *page) waitReady() {
 	p.waitFor("the app to start", `document.querySelector('[data-ready="true"]') !== null`, 20*time.Second)
 }
 
+// settled waits for the page to draw what the last input did: go-app
+// renders once per animation frame.
+var settled = chromedp.Evaluate[chromedp.Void](
+	`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r))))`,
+	chromedp.EvalAwaitPromise)
+
+// input runs user actions, then waits until the page has drawn them.
+func (p *page) input(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	p.do(append(actions, settled)...)
+}
+
 // click presses a button by its visible name, with a real mouse or touch.
 func (p *page) click(name string) {
 	p.t.Helper()
-	p.do(chromedp.Click(fmt.Sprintf(`//button[normalize-space()=%q]`, name)))
+	p.input(chromedp.Click(fmt.Sprintf(`//button[normalize-space()=%q]`, name)))
 }
 
 func (p *page) clickLink(name string) {
 	p.t.Helper()
-	p.do(chromedp.Click(fmt.Sprintf(`//a[normalize-space()=%q]`, name)))
+	p.input(chromedp.Click(fmt.Sprintf(`//a[normalize-space()=%q]`, name)))
 }
 
 func (p *page) status() string {
@@ -316,4 +328,102 @@ func (p *page) streamsEnded(n int, timeout time.Duration) []map[string]any {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+func (p *page) inspector() string {
+	return eval[string](p, `document.querySelector('.inspector').textContent`)
+}
+
+func (p *page) selected(id string) bool {
+	return eval[bool](p, fmt.Sprintf(`document.querySelector('tr[data-service-id=%q]')?.getAttribute('aria-selected') === 'true'`, id))
+}
+
+// selectScenario picks an option as a user does: the select changes and
+// fires its change event.
+func (p *page) selectScenario(name string) {
+	p.t.Helper()
+	p.input(chromedp.SetValue(chromedp.ID("scenario"), name),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('scenario').dispatchEvent(new Event('change', {bubbles: true}))`))
+}
+
+// checkFits: no horizontal document overflow, and chart and table inside
+// their cards.
+func (p *page) checkFits() {
+	p.t.Helper()
+	if o := p.overflow(); o > 0 {
+		p.t.Errorf("document overflows the %d px viewport by %d px", p.vp.width, o)
+	}
+	for _, sel := range []string{"svg.chart", "table.services"} {
+		if over := eval[float64](p, fmt.Sprintf(`(() => {
+			const el = document.querySelector(%q), card = el.closest('.card');
+			return el.getBoundingClientRect().right - card.getBoundingClientRect().right;
+		})()`, sel)); over > 0.5 {
+			p.t.Errorf("%s sticks out of its card by %.1f px", sel, over)
+		}
+	}
+}
+
+// checkTheme: the page shows the theme, fits, and its status and table
+// text reach WCAG AA contrast (4.5:1) against what is behind them.
+func (p *page) checkTheme(scheme string) {
+	p.t.Helper()
+	dark := eval[bool](p, `(() => {
+		const [r, g, b] = getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number);
+		return r + g + b < 3 * 128;
+	})()`)
+	if dark != (scheme == "dark") {
+		p.t.Errorf("%s theme: the page background is not %s", scheme, scheme)
+	}
+	p.checkFits()
+	ratios := eval[map[string]float64](p, contrastJS)
+	for what, ratio := range ratios {
+		if ratio < 4.5 {
+			p.t.Errorf("%s theme: %s contrast %.2f:1, below 4.5:1", scheme, what, ratio)
+		}
+	}
+	if len(ratios) < 4 {
+		p.t.Errorf("contrast measured for %v only", ratios)
+	}
+}
+
+// contrastJS measures the WCAG contrast ratio of some texts against the
+// first opaque background behind each.
+const contrastJS = `(() => {
+	const rgb = s => s.match(/[\d.]+/g).map(Number);
+	const lum = ([r, g, b]) => {
+		const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+		return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+	};
+	const background = el => {
+		for (; el; el = el.parentElement) {
+			const c = rgb(getComputedStyle(el).backgroundColor);
+			if (c.length < 4 || c[3] > 0) return c;
+		}
+		return [255, 255, 255];
+	};
+	const ratio = el => {
+		const a = lum(rgb(getComputedStyle(el).color)), b = lum(background(el));
+		return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+	};
+	return {
+		status: ratio(document.querySelector('[role=status]')),
+		"table header": ratio(document.querySelector('table.services thead th')),
+		"table cell": ratio(document.querySelector('table.services tbody td')),
+		"table change": ratio(document.querySelector('table.services td.change')),
+		"series label": ratio(document.querySelector('table.services .series')),
+	};
+})()`
+
+// streamsEnded1 waits for the first ended stream of a thread.
+func (p *page) streamsEnded1(thread string, timeout time.Duration) map[string]any {
+	p.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if got := serverLog.streams(thread); len(got) > 0 {
+			return got[0]
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	p.t.Fatalf("the server never logged the end of %s's stream", thread)
+	return nil
 }

@@ -23,7 +23,7 @@ type Demo struct {
 	model    core.Model
 	scenario string
 	path     string
-	ctx      app.Context  // the OnMount context: Dispatch needs a mounted source
+	ctx      app.Context   // the OnMount context: Dispatch needs a mounted source
 	effects  *core.Effects // nil until mounted in the browser
 }
 

@@ -1,0 +1,278 @@
+//go:build !wasm
+
+// go-app's test engine needs a DOM-less host: these run natively only.
+
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"golang.org/x/net/html"
+
+	core "github.com/agent-analysis/agent-analysis/app"
+	"github.com/agent-analysis/agent-analysis/fixtures"
+)
+
+// modelAfter plays the first n events of a scenario through Update.
+func modelAfter(t *testing.T, scenario string, n int, then ...core.Msg) core.Model {
+	t.Helper()
+	m, _ := core.Update(core.NewModel("thread-1"), core.ClickedRun{Scenario: scenario})
+	script, _ := fixtures.Lookup(scenario)
+	for _, step := range script.Steps[:n] {
+		data := []byte(step.Event)
+		if step.IsRunEvent() {
+			data, _ = json.Marshal(map[string]string{"type": string(step.Type), "threadId": "thread-1", "runId": "run-1"})
+		}
+		ev, err := core.DecodeEvent(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ = core.Update(m, core.ReceivedEvent{Conn: 1, Event: ev})
+	}
+	for _, msg := range then {
+		m, _ = core.Update(m, msg)
+	}
+	return m
+}
+
+// render returns the demo's HTML for a model, parsed.
+func render(t *testing.T, m core.Model) *html.Node {
+	t.Helper()
+	d := &Demo{model: m, scenario: "normal", path: LivePath}
+	doc, err := html.Parse(strings.NewReader(app.HTMLString(d)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// find returns the elements for which match holds, in document order.
+func find(n *html.Node, match func(*html.Node) bool) []*html.Node {
+	var out []*html.Node
+	for c := range n.Descendants() {
+		if c.Type == html.ElementNode && match(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// attr reads an attribute as the browser's setAttribute would have set it.
+// go-app's server encoding writes a "true" value as a bare attribute, so
+// a bare aria-* attribute reads as "true" here. (In the browser the wasm
+// sets aria-pressed="true"; see docs/agent-analysis.md.)
+func attr(n *html.Node, name string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == name {
+			if a.Val == "" && (strings.HasPrefix(name, "aria-") || strings.HasPrefix(name, "data-")) {
+				return "true", true
+			}
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+func text(n *html.Node) string {
+	var b strings.Builder
+	for c := range n.Descendants() {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+func has(name, value string) func(*html.Node) bool {
+	return func(n *html.Node) bool { v, ok := attr(n, name); return ok && (value == "" || v == value) }
+}
+
+func tag(name string) func(*html.Node) bool {
+	return func(n *html.Node) bool { return n.Data == name }
+}
+
+func one(t *testing.T, doc *html.Node, what string, match func(*html.Node) bool) *html.Node {
+	t.Helper()
+	got := find(doc, match)
+	if len(got) != 1 {
+		t.Fatalf("%d elements for %s, want 1", len(got), what)
+	}
+	return got[0]
+}
+
+func buttonNamed(t *testing.T, doc *html.Node, name string) *html.Node {
+	return one(t, doc, "button "+name, func(n *html.Node) bool { return n.Data == "button" && text(n) == name })
+}
+
+// enabled reports the state of the Run, Cancel and Recover buttons.
+func enabled(t *testing.T, doc *html.Node) [3]bool {
+	var out [3]bool
+	for i, name := range []string{"Run", "Cancel", "Recover"} {
+		_, disabled := attr(buttonNamed(t, doc, name), "disabled")
+		out[i] = !disabled
+	}
+	return out
+}
+
+func TestIdleScreen(t *testing.T) {
+	doc := render(t, core.NewModel("thread-1"))
+
+	if got := enabled(t, doc); got != [3]bool{true, false, false} {
+		t.Errorf("Run, Cancel, Recover enabled: %v", got)
+	}
+	status := one(t, doc, "the status", has("role", "status"))
+	if text(status) != "Idle" {
+		t.Errorf("status %q", text(status))
+	}
+	label := one(t, doc, "the Scenario label", tag("label"))
+	if text(label) != "Scenario" || must(attr(label, "for")) != "scenario" {
+		t.Errorf("label %q for %q", text(label), must(attr(label, "for")))
+	}
+	sel := one(t, doc, "the select", has("id", "scenario"))
+	var options []string
+	for _, o := range find(sel, tag("option")) {
+		options = append(options, text(o))
+	}
+	if strings.Join(options, " ") != "normal invalid slow" {
+		t.Errorf("options %v", options)
+	}
+	for _, f := range []string{"All", "Core", "Platform"} {
+		if got := must(attr(buttonNamed(t, doc, f), "aria-pressed")); got != map[bool]string{true: "true", false: "false"}[f == "All"] {
+			t.Errorf("%s aria-pressed %q", f, got)
+		}
+	}
+	chart := one(t, doc, "the chart", func(n *html.Node) bool { return n.Data == "svg" && must(attr(n, "role")) == "img" })
+	if !strings.Contains(must(attr(chart, "aria-label")), "no data yet") {
+		t.Errorf("chart label %q", must(attr(chart, "aria-label")))
+	}
+	if !strings.Contains(text(chart), "100 ms budget, not an SLO") || !strings.Contains(text(chart), "Volume (requests/min)") || !strings.Contains(text(chart), "p95 latency (ms)") {
+		t.Errorf("chart text %q", text(chart))
+	}
+	if n := len(find(doc, has("data-service-id", ""))); n != 0 {
+		t.Errorf("%d marks or rows with no data", n)
+	}
+	if n := len(find(doc, has("role", "alert"))); n != 0 {
+		t.Error("an alert with nothing wrong")
+	}
+	if !strings.Contains(text(doc), "Accepted updates: 0") || !strings.Contains(text(doc), "Synthetic data") {
+		t.Error("counter or synthetic-data label missing")
+	}
+	summary := one(t, doc, "the activity summary", tag("summary"))
+	if !strings.HasPrefix(text(summary), "Activity") {
+		t.Errorf("summary %q", text(summary))
+	}
+	one(t, doc, "the ready marker", has("data-ready", "false"))
+}
+
+func TestStreamingScreenWithSelection(t *testing.T) {
+	m := modelAfter(t, "normal", 3, core.ClickedService{ID: "api"})
+	doc := render(t, m)
+
+	if got := enabled(t, doc); got != [3]bool{true, true, false} {
+		t.Errorf("Run, Cancel, Recover enabled: %v", got)
+	}
+	if s := text(one(t, doc, "status", has("role", "status"))); s != "Streaming" {
+		t.Errorf("status %q", s)
+	}
+	marks := find(doc, func(n *html.Node) bool { return n.Data == "g" && must(attr(n, "data-service-id")) != "" })
+	if len(marks) != 3 {
+		t.Fatalf("%d marks", len(marks))
+	}
+	for _, mk := range marks {
+		id := must(attr(mk, "data-service-id"))
+		rings := find(mk, has("class", "ring"))
+		if (id == "api") != (len(rings) == 1) {
+			t.Errorf("mark %s has %d rings", id, len(rings))
+		}
+		if len(find(mk, tag("title"))) != 1 {
+			t.Errorf("mark %s has no title", id)
+		}
+	}
+	baselines := find(doc, has("data-baseline-for", ""))
+	if len(baselines) != 1 || must(attr(baselines[0], "data-baseline-for")) != "api" {
+		t.Errorf("baseline marks %d", len(baselines))
+	}
+	rows := find(doc, func(n *html.Node) bool { return n.Data == "tr" && must(attr(n, "data-service-id")) != "" })
+	for _, r := range rows {
+		want := map[bool]string{true: "true", false: "false"}[must(attr(r, "data-service-id")) == "api"]
+		if must(attr(r, "aria-selected")) != want || must(attr(r, "tabindex")) != "0" {
+			t.Errorf("row %s aria-selected %q tabindex %q", must(attr(r, "data-service-id")), must(attr(r, "aria-selected")), must(attr(r, "tabindex")))
+		}
+	}
+	inspector := one(t, doc, "the inspector", has("class", "card inspector"))
+	if !strings.Contains(text(inspector), "60 → 145 ms, +85 ms (+142%)") {
+		t.Errorf("inspector %q", text(inspector))
+	}
+}
+
+func TestRejectedScreen(t *testing.T) {
+	doc := render(t, modelAfter(t, "invalid", 4))
+	if got := enabled(t, doc); got != [3]bool{true, false, true} {
+		t.Errorf("Run, Cancel, Recover enabled: %v", got)
+	}
+	alert := one(t, doc, "the alert", has("role", "alert"))
+	for _, want := range []string{"no measurements changed", "operation 2 of 2 (replace /services/7/latency)", "Recover"} {
+		if !strings.Contains(text(alert), want) {
+			t.Errorf("alert %q lacks %q", text(alert), want)
+		}
+	}
+	checkout := one(t, doc, "Checkout's row", func(n *html.Node) bool { return n.Data == "tr" && must(attr(n, "data-service-id")) == "checkout" })
+	if !strings.Contains(text(checkout), "92") {
+		t.Errorf("checkout row %q", text(checkout))
+	}
+	if !strings.Contains(text(doc), "Accepted updates: 2") {
+		t.Error("accepted count")
+	}
+}
+
+func TestFilteredAndCompletedScreens(t *testing.T) {
+	doc := render(t, modelAfter(t, "normal", 6, core.ClickedFilter{Filter: core.OnlyPlatform}, core.ClickedService{ID: "search"}))
+	rows := find(doc, func(n *html.Node) bool { return n.Data == "tr" && must(attr(n, "data-service-id")) != "" })
+	if len(rows) != 2 || must(attr(rows[0], "data-service-id")) != "auth" || must(attr(rows[1], "data-service-id")) != "search" {
+		t.Fatalf("rows %v", rows)
+	}
+	if !strings.Contains(text(rows[1]), "new, no baseline") {
+		t.Errorf("search row %q", text(rows[1]))
+	}
+	if must(attr(buttonNamed(t, doc, "Platform"), "aria-pressed")) != "true" {
+		t.Error("Platform not pressed")
+	}
+	if got := len(find(doc, func(n *html.Node) bool { return n.Data == "g" && must(attr(n, "data-service-id")) != "" })); got != 2 {
+		t.Errorf("%d marks", got)
+	}
+	if !strings.Contains(text(one(t, doc, "inspector", has("class", "card inspector"))), "new, no baseline") {
+		t.Error("inspector for an added service")
+	}
+	if s := text(one(t, doc, "status", has("role", "status"))); s != "Completed" {
+		t.Errorf("status %q", s)
+	}
+}
+
+func TestCancelledScreen(t *testing.T) {
+	doc := render(t, modelAfter(t, "slow", 2, core.ClickedCancel{}))
+	if s := text(one(t, doc, "status", has("role", "status"))); s != "Cancelled" {
+		t.Errorf("status %q", s)
+	}
+	if !strings.Contains(text(doc), "run-1 · cancelled by you") {
+		t.Error("cause not shown")
+	}
+	if got := enabled(t, doc); got != [3]bool{true, false, false} {
+		t.Errorf("Run, Cancel, Recover enabled: %v", got)
+	}
+}
+
+// The same checks as go-app's own matcher sees them.
+func TestMatchControls(t *testing.T) {
+	ui := button("Cancel", "", true, nil)
+	if err := app.Match(app.Button().Type("button").Class("").Text("Cancel").Disabled(true), ui); err != nil {
+		t.Error(err)
+	}
+	if err := app.Match(app.Button().Type("button").Class("primary").Text("Run"), button("Run", "primary", false, nil)); err != nil {
+		t.Error(err)
+	}
+}
+
+func must(s string, _ bool) string { return s }
