@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,33 +14,33 @@ import (
 // MaxEventBytes bounds one SSE event's data.
 const MaxEventBytes = 1 << 20
 
-// Stream opens runs against an AG-UI endpoint over HTTP. In the browser
-// net/http uses fetch and the body streams as the server flushes.
+// Stream opens runs against an AG-UI endpoint. In the browser it posts
+// with fetch and reads the body's ReadableStream as the server flushes;
+// elsewhere it uses net/http.
 type Stream struct {
-	Client   *http.Client
 	Endpoint string // absolute URL of POST /api/agent-analysis
 }
 
 // Run posts the run's RunAgentInput and sends one Msg per event, each
 // tagged with the run's Conn, then one StreamClosed or StreamFailed. Once
-// ctx is cancelled it sends nothing more and closes the response body: in
-// the browser that, not the context, is what aborts a fetch in progress.
+// ctx is cancelled it sends nothing more and closes the response body,
+// which aborts the request: the server sees the client go.
 func (s Stream) Run(ctx context.Context, run Run, send func(Msg)) {
 	fail := func(err error) {
 		if ctx.Err() == nil {
 			send(StreamFailed{Conn: run.Conn, Err: err})
 		}
 	}
-	resp, err := s.open(ctx, run)
+	body, err := s.open(ctx, run)
 	if err != nil {
 		fail(err)
 		return
 	}
-	defer resp.Body.Close()
-	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
+	defer body.Close()
+	stop := context.AfterFunc(ctx, func() { body.Close() })
 	defer stop()
 
-	sse := NewSSEReader(resp.Body, MaxEventBytes)
+	sse := NewSSEReader(body, MaxEventBytes)
 	for {
 		data, err := sse.Next()
 		switch {
@@ -66,37 +65,34 @@ func (s Stream) Run(ctx context.Context, run Run, send func(Msg)) {
 	}
 }
 
-// open sends the request and checks the response is an event stream.
-func (s Stream) open(ctx context.Context, run Run) (*http.Response, error) {
-	body, err := json.Marshal(RunInput(run))
+// response is what the platform's post returns: enough to check it.
+type response struct {
+	status      int
+	contentType string
+	body        io.ReadCloser
+}
+
+// open posts the run's input and checks the answer is an event stream.
+func (s Stream) open(ctx context.Context, run Run) (io.ReadCloser, error) {
+	payload, err := json.Marshal(RunInput(run))
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.Endpoint, bytes.NewReader(body))
+	resp, err := s.post(ctx, payload)
 	if err != nil {
-		return nil, transportError("%v", err)
+		return nil, transportError("the request failed: %v", err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream")
-	client := s.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, transportError("the request failed: %v", errors.Unwrap(err))
-	}
-	if resp.StatusCode != http.StatusOK {
-		defer resp.Body.Close()
+	if resp.status != http.StatusOK {
+		defer resp.body.Close()
 		var p problem
-		json.NewDecoder(io.LimitReader(resp.Body, 4<<10)).Decode(&p) // best effort: the status says enough
-		return nil, statusError(resp.StatusCode, p)
+		json.NewDecoder(io.LimitReader(resp.body, 4<<10)).Decode(&p) // best effort: the status says enough
+		return nil, statusError(resp.status, p)
 	}
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
-		resp.Body.Close()
-		return nil, transportError("the response is %q, not an event stream", resp.Header.Get("Content-Type"))
+	if mt, _, _ := mime.ParseMediaType(resp.contentType); mt != "text/event-stream" {
+		resp.body.Close()
+		return nil, transportError("the response is %q, not an event stream", resp.contentType)
 	}
-	return resp, nil
+	return resp.body, nil
 }
 
 // RunInput is the AG-UI RunAgentInput of a run: no tools, messages or

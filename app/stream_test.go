@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -55,9 +54,7 @@ func latency(t *testing.T, m app.Model, id string) float64 {
 }
 
 func TestScenariosEndAsSpecifiedAgainstTheRealServer(t *testing.T) {
-	srv := httptest.NewServer(server.New(server.Config{NoDelay: true}))
-	defer srv.Close()
-	endpoint := srv.URL + "/api/agent-analysis"
+	endpoint := serve(t, server.New(server.Config{NoDelay: true})) + "/api/agent-analysis"
 
 	m := loop(t, endpoint, app.ClickedRun{Scenario: "normal"})
 	if m.Lifecycle != (app.Completed{RunID: "run-1"}) || m.Accepted != 4 || len(m.Wire.Services) != 4 || latency(t, m, "api") != 145 {
@@ -78,10 +75,8 @@ func TestScenariosEndAsSpecifiedAgainstTheRealServer(t *testing.T) {
 // collect runs one stream against handler and returns what it sent.
 func collect(t *testing.T, handler http.HandlerFunc) []app.Msg {
 	t.Helper()
-	srv := httptest.NewServer(handler)
-	defer srv.Close()
 	var msgs []app.Msg
-	app.Stream{Endpoint: srv.URL}.Run(context.Background(), app.Run{Conn: 3, ThreadID: "t", RunID: "r", Scenario: "normal"},
+	app.Stream{Endpoint: serve(t, handler)}.Run(context.Background(), app.Run{Conn: 3, ThreadID: "t", RunID: "r", Scenario: "normal"},
 		func(m app.Msg) { msgs = append(msgs, m) })
 	return msgs
 }
@@ -208,7 +203,7 @@ func TestCancelClosesTheRequest(t *testing.T) {
 	var mu sync.Mutex
 	var sawDisconnect bool
 	gone := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	endpoint := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Write([]byte(`data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}` + "\n\n"))
 		w.(http.Flusher).Flush()
@@ -221,14 +216,13 @@ func TestCancelClosesTheRequest(t *testing.T) {
 		case <-time.After(10 * time.Second):
 		}
 	}))
-	defer srv.Close()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var msgs []app.Msg
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		app.Stream{Endpoint: srv.URL}.Run(ctx, app.Run{Conn: 1, ThreadID: "t", RunID: "r"}, func(m app.Msg) {
+		app.Stream{Endpoint: endpoint}.Run(ctx, app.Run{Conn: 1, ThreadID: "t", RunID: "r"}, func(m app.Msg) {
 			msgs = append(msgs, m)
 			cancel() // stop after the first event
 		})

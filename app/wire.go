@@ -6,11 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
-
-	"github.com/go-playground/validator/v10"
-
-	"github.com/agent-analysis/agent-analysis/internal/validation"
 )
 
 // Series groups services: Core (the product path) or Platform (shared).
@@ -46,10 +41,6 @@ func (w Wire) Find(id string) (Service, bool) {
 	return Service{}, false
 }
 
-// validate is built on first use: the browser pays for it only once a
-// snapshot arrives, not at start-up.
-var validate = sync.OnceValue(func() *validator.Validate { return validation.New() })
-
 // DecodeWire decodes one complete Wire strictly (unknown fields and
 // trailing data are errors) and validates it in full.
 func DecodeWire(data []byte) (Wire, error) {
@@ -68,10 +59,11 @@ func DecodeWire(data []byte) (Wire, error) {
 	return w, nil
 }
 
-// Validate checks every rule of the Wire: field rules, then unique ids.
+// Validate checks every rule of the Wire: field rules (validator/v10
+// natively, the same rules by hand in the browser), then unique ids.
 func (w Wire) Validate() error {
-	if err := validate().Struct(w); err != nil {
-		return errors.New(validation.Explain(err))
+	if err := checkFields(w); err != nil {
+		return err
 	}
 	seen := make(map[string]int, len(w.Services))
 	for i, s := range w.Services {
