@@ -14,9 +14,12 @@ run: wasm
 ## test: vet, unit tests natively and under wasm, browser tests
 test: vet unit wasm-test e2e
 
-## wasm: build the browser app into web/app.wasm
+## wasm: build the browser app into web/app.wasm (and app.wasm.br when brotli is installed;
+## the server gzips in memory). BROTLI_QUALITY=11 is 12 % smaller and 15x slower than 9.
+BROTLI_QUALITY ?= 9
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/app.wasm ./wasm
+	@if command -v brotli >/dev/null; then brotli -f -q $(BROTLI_QUALITY) -o web/app.wasm.br web/app.wasm && touch web/app.wasm.br; else rm -f web/app.wasm.br; fi
 
 vet:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt needed"; exit 1; }

@@ -1,12 +1,7 @@
 package server
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -24,45 +19,32 @@ self.addEventListener("activate", (event) => {
 `
 
 // handlePages serves the prerendered go-app pages and go-app's own scripts.
-func handlePages(webDir string) http.Handler {
+func handlePages(wasm *wasmBuild) http.Handler {
 	ui.Register()
 	return &app.Handler{
-		Name:                  "Agent Analysis",
-		ShortName:             "Agent Analysis",
-		Title:                 "Agent Analysis — AG-UI state sync demo",
-		Description:           "A Go AG-UI client that holds validated state and applies JSON Patch deltas atomically.",
-		Lang:                  "en",
-		Icon:                  app.Icon{Default: "/web/icon.png", SVG: "/web/icon.svg"},
-		Styles:                []string{"/web/agent-analysis.css"},
-		LoadingLabel:          "Loading the live client… {progress}%",
-		Resources:             sameOrigin{},
-		Version:               assetVersion(webDir),
-		ServiceWorkerTemplate: appWorker,
+		Name:                    "Agent Analysis",
+		ShortName:               "Agent Analysis",
+		Title:                   "Agent Analysis: AG-UI state sync demo",
+		Description:             "A Go AG-UI client that holds validated state and applies JSON Patch deltas atomically.",
+		Lang:                    "en",
+		Icon:                    app.Icon{Default: "/web/icon.png", SVG: "/web/icon.svg"},
+		Styles:                  []string{"/web/agent-analysis.css"},
+		LoadingLabel:            "Loading the live client… {progress}%",
+		Resources:               resolver{wasm: wasm.url()},
+		Version:                 wasm.version, // go-app's ETag for pages and scripts
+		WasmContentLengthHeader: "X-Wasm-Content-Length",
+		ServiceWorkerTemplate:   appWorker,
 	}
 }
 
-// sameOrigin resolves resource paths unchanged: assets are served under
-// /web/ by this server, whatever its working directory.
-type sameOrigin struct{}
+// resolver keeps resource paths as they are, assets being served under
+// /web/ by this server whatever its working directory, except the wasm,
+// which it points at the build's versioned URL.
+type resolver struct{ wasm string }
 
-func (sameOrigin) Resolve(path string) string { return path }
-
-// assetVersion hashes the built wasm: go-app uses it as the ETag of every
-// page and script, so a rebuild is always picked up.
-func assetVersion(webDir string) string {
-	f, err := os.Open(filepath.Join(webDir, "app.wasm"))
-	if err != nil {
-		return "no-wasm"
+func (r resolver) Resolve(path string) string {
+	if path == "/web/app.wasm" {
+		return r.wasm
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "no-wasm"
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
-// handleAssets serves /web/ from webDir.
-func handleAssets(webDir string) http.Handler {
-	return http.StripPrefix("/web/", http.FileServer(http.Dir(webDir)))
+	return path
 }

@@ -8,12 +8,15 @@ import (
 
 // addRoutes is the server's whole surface, in one place.
 func addRoutes(mux *http.ServeMux, cfg Config) {
+	wasm := loadWasm(cfg.WebDir, cfg.Logger)
 	mux.Handle("POST /api/agent-analysis", handleRun(cfg, validation.New(), newPlaylists()))
 	mux.Handle("/api/agent-analysis", methodNotAllowed(http.MethodPost))
 	mux.Handle("GET /healthz", handleHealthz())
 	mux.Handle("GET /{$}", http.RedirectHandler("/agent-analysis", http.StatusFound))
-	mux.Handle("GET /web/", handleAssets(cfg.WebDir))
-	mux.Handle("/", handlePages(cfg.WebDir))
+	mux.Handle("GET /web/app.wasm", wasm)
+	mux.Handle("GET "+wasm.url(), wasm)
+	mux.Handle("GET /web/", handleStatic(cfg.WebDir))
+	mux.Handle("/", handlePages(wasm))
 }
 
 func handleHealthz() http.Handler {

@@ -1,0 +1,119 @@
+package server_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-analysis/agent-analysis/server"
+)
+
+// webDir makes a web folder with a fake wasm (and optionally a .br beside
+// it, older or newer than the wasm).
+func webDir(t *testing.T, wasm string, br string, brAge time.Duration) string {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "app.wasm"), []byte(wasm), 0o644)
+	os.WriteFile(filepath.Join(dir, "agent-analysis.css"), []byte("body{}"), 0o644)
+	if br != "" {
+		path := filepath.Join(dir, "app.wasm.br")
+		os.WriteFile(path, []byte(br), 0o644)
+		at := time.Now().Add(brAge)
+		os.Chtimes(path, at, at)
+	}
+	return dir
+}
+
+func get(h http.Handler, path string, header ...string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// wasmURL is the versioned URL the page's loader uses.
+func wasmURL(t *testing.T, h http.Handler) string {
+	t.Helper()
+	m := regexp.MustCompile(`/web/app\.[0-9a-f]{16}\.wasm`).FindString(get(h, "/app.js").Body.String())
+	if m == "" {
+		t.Fatal("app.js names no versioned wasm")
+	}
+	return m
+}
+
+func TestWasmIsServedCompressedAndCachedForGood(t *testing.T) {
+	wasm := strings.Repeat("\x00asm wasm bytes ", 4096)
+	h := server.New(server.Config{WebDir: webDir(t, wasm, "", 0)})
+	url := wasmURL(t, h)
+
+	rec := get(h, url, "Accept-Encoding", "gzip, deflate, br")
+	hdr := rec.Header()
+	if rec.Code != 200 || hdr.Get("Content-Encoding") != "gzip" || hdr.Get("Content-Type") != "application/wasm" {
+		t.Fatalf("%d %v", rec.Code, hdr)
+	}
+	if hdr.Get("Cache-Control") != "public, max-age=31536000, immutable" || hdr.Get("Vary") != "Accept-Encoding" || hdr.Get("X-Wasm-Content-Length") != "65536" {
+		t.Errorf("headers %v", hdr)
+	}
+	zr, err := gzip.NewReader(rec.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := io.ReadAll(zr); string(got) != wasm {
+		t.Error("gzip body does not decode to the wasm")
+	}
+	if rec.Body.Len() > len(wasm)/10 {
+		t.Errorf("compressed to %d of %d bytes", rec.Body.Len(), len(wasm))
+	}
+
+	if again := get(h, url, "Accept-Encoding", "gzip", "If-None-Match", hdr.Get("ETag")); again.Code != http.StatusNotModified {
+		t.Errorf("revalidation answered %d", again.Code)
+	}
+	if plain := get(h, url); plain.Header().Get("Content-Encoding") != "" || plain.Body.String() != wasm {
+		t.Error("no Accept-Encoding must get the wasm as is")
+	}
+	if refused := get(h, url, "Accept-Encoding", "gzip;q=0"); refused.Header().Get("Content-Encoding") != "" {
+		t.Error("gzip;q=0 got gzip")
+	}
+	if unversioned := get(h, "/web/app.wasm", "Accept-Encoding", "gzip"); unversioned.Header().Get("Cache-Control") != "no-cache" {
+		t.Errorf("/web/app.wasm Cache-Control %q", unversioned.Header().Get("Cache-Control"))
+	}
+
+	other := server.New(server.Config{WebDir: webDir(t, wasm+"rebuilt", "", 0)})
+	if wasmURL(t, other) == url {
+		t.Error("a rebuilt wasm kept its URL")
+	}
+}
+
+func TestBrotliOnlyWhenFresh(t *testing.T) {
+	fresh := server.New(server.Config{WebDir: webDir(t, "wasm", "BROTLI", time.Minute)})
+	if rec := get(fresh, wasmURL(t, fresh), "Accept-Encoding", "gzip, br"); rec.Header().Get("Content-Encoding") != "br" || rec.Body.String() != "BROTLI" {
+		t.Errorf("fresh .br: %v %q", rec.Header(), rec.Body)
+	}
+	stale := server.New(server.Config{WebDir: webDir(t, "wasm", "BROTLI", -time.Hour)})
+	if rec := get(stale, wasmURL(t, stale), "Accept-Encoding", "gzip, br"); rec.Header().Get("Content-Encoding") != "gzip" {
+		t.Errorf("stale .br was served: %v", rec.Header())
+	}
+}
+
+func TestStaticFiles(t *testing.T) {
+	h := server.New(server.Config{WebDir: webDir(t, "wasm", "", 0)})
+	if rec := get(h, "/web/agent-analysis.css"); rec.Code != 200 || rec.Header().Get("Cache-Control") != "no-cache" {
+		t.Errorf("css: %d %v", rec.Code, rec.Header())
+	}
+	if rec := get(h, "/web/"); rec.Code != 404 || bytes.Contains(rec.Body.Bytes(), []byte("app.wasm")) {
+		t.Errorf("the folder is listed: %d", rec.Code)
+	}
+	if rec := get(h, "/web/../go.mod"); rec.Code == 200 {
+		t.Error("escaped the web folder")
+	}
+}
