@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
-	"github.com/agent-analysis/agent-analysis/internal/validation"
+	"github.com/agent-analysis/agent-analysis/app/validation"
 )
 
 // validate is built on first use.

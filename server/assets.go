@@ -42,7 +42,7 @@ func loadWasm(webDir string, log *slog.Logger) *wasmBuild {
 	b.gzip = gz.Bytes()
 
 	if br, err := os.ReadFile(path + ".br"); err == nil {
-		if modTime(path+".br").Before(modTime(path)) {
+		if modTime(path + ".br").Before(modTime(path)) {
 			log.Warn("ignoring a stale app.wasm.br; rebuild with make wasm", "dir", webDir)
 		} else {
 			b.brotli = br

@@ -12,8 +12,8 @@ import (
 	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/types"
 	"github.com/go-playground/validator/v10"
 
+	"github.com/agent-analysis/agent-analysis/app/validation"
 	"github.com/agent-analysis/agent-analysis/fixtures"
-	"github.com/agent-analysis/agent-analysis/internal/validation"
 )
 
 // maxBody bounds a RunAgentInput; the demo client sends about 200 bytes.

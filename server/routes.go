@@ -3,7 +3,7 @@ package server
 import (
 	"net/http"
 
-	"github.com/agent-analysis/agent-analysis/internal/validation"
+	"github.com/agent-analysis/agent-analysis/app/validation"
 )
 
 // addRoutes is the server's whole surface, in one place.
