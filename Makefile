@@ -46,6 +46,18 @@ chromium:
 	    echo "Chromium is missing: install Debian's chromium (sudo apt-get install -y chromium) or set CHROMIUM=/path/to/chromium" >&2; exit 1; \
 	  fi; }
 
+## bench: one table of the server, client, wasm size and browser figures
+BENCH = bin/bench
+bench: wasm chromium
+	@mkdir -p $(BENCH)
+	$(GO) test -run '^$$' -bench NormalStream -benchmem ./server/ > $(BENCH)/server.txt
+	$(GO) test -run '^$$' -bench HeldSlowStreams -benchtime 1x ./server/ >> $(BENCH)/server.txt
+	$(GO) test -run '^$$' -bench 'UpdateDelta|ApplyPatch' -benchmem ./app/ > $(BENCH)/app.txt
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^$$' -bench 'UpdateDelta|ApplyPatch' -benchmem ./app/ > $(BENCH)/app-wasm.txt
+	CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench Browser -benchtime 1x ./e2e/ > $(BENCH)/browser.txt
+	@echo
+	@$(GO) run ./e2e/benchtable -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt
+
 clean:
 	rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br
-	rm -rf e2e/artifacts
+	rm -rf e2e/artifacts bin

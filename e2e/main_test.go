@@ -24,6 +24,7 @@ import (
 // The suite's shared pieces, set up once by TestMain.
 var (
 	baseURL   string          // the server, on a free loopback port
+	webDir    string          // the web folder it serves, with the wasm just built
 	serverLog *logBook        // its JSON request log
 	browser   context.Context // one headless Chromium; each test gets its own browser context
 )
@@ -56,6 +57,7 @@ func run(m *testing.M) (int, error) {
 	if err != nil {
 		return 1, err
 	}
+	webDir = web
 	server, err := startServer(bin, web)
 	if err != nil {
 		return 1, err

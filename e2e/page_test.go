@@ -35,7 +35,7 @@ var viewports = []viewport{
 // page is one browser tab at one viewport, in a browser context of its
 // own (fresh storage), watched for anything that went wrong.
 type page struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 	vp  viewport
 
@@ -57,7 +57,7 @@ func atEachViewport(t *testing.T, f func(t *testing.T, p *page)) {
 	}
 }
 
-func newPage(t *testing.T, vp viewport) *page {
+func newPage(t testing.TB, vp viewport) *page {
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil {

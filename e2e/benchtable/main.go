@@ -1,0 +1,155 @@
+// Command benchtable prints make bench's results as one table: it reads
+// `go test -bench` output files and measures app.wasm.
+//
+//	go run ./e2e/benchtable -wasm web/app.wasm server.txt app.txt app-wasm.txt browser.txt
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// results maps a benchmark's name to its metrics by unit, per file.
+type results map[string]map[string]float64
+
+var benchLine = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+
+func parse(path string) (results, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := results{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		m := benchLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		fields := strings.Fields(m[2])
+		metrics := map[string]float64{}
+		for i := 0; i+1 < len(fields); i += 2 {
+			if v, err := strconv.ParseFloat(fields[i], 64); err == nil {
+				metrics[fields[i+1]] = v
+			}
+		}
+		out[m[1]] = metrics
+	}
+	return out, sc.Err()
+}
+
+func main() {
+	wasm := flag.String("wasm", "web/app.wasm", "the built app.wasm")
+	flag.Parse()
+	if flag.NArg() != 4 {
+		fmt.Fprintln(os.Stderr, "usage: benchtable -wasm app.wasm server.txt app.txt app-wasm.txt browser.txt")
+		os.Exit(2)
+	}
+	var files [4]results
+	for i := range files {
+		r, err := parse(flag.Arg(i))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		files[i] = r
+	}
+	server, native, wasmNode, browser := files[0], files[1], files[2], files[3]
+
+	row := func(measure, value string) { fmt.Printf("| %s | %s |\n", measure, value) }
+	fmt.Println("| measure | result |")
+	fmt.Println("|---|---|")
+
+	if s := server["NormalStream"]; s != nil {
+		row("(a) server: normal stream, delays zeroed, in-process",
+			fmt.Sprintf("%s events/s · %.1f allocs/event · %s B/event", group(s["events/s"]), s["allocs/event"], group(s["B/event"])))
+	}
+	if s := server["HeldSlowStreams"]; s != nil {
+		row(fmt.Sprintf("(b) server: %s slow streams held over loopback", group(s["streams"])),
+			fmt.Sprintf("%.1f goroutines/stream (%.1f server side) · %.1f KiB heap/stream (both ends) · all held in %.0f ms · goroutines back to baseline %.0f ms after every client cancelled",
+				s["goroutines/stream"], s["server-goroutines/stream"], s["heap-KiB/stream"], s["ms-to-hold"], s["ms-to-release"]))
+	}
+	for _, n := range []string{"4", "100", "1000"} {
+		name := "UpdateDelta/services=" + n
+		nat, js := native[name], wasmNode[name]
+		if nat == nil || js == nil {
+			continue
+		}
+		row(fmt.Sprintf("(c) client: one delta, apply + validate + reduce, %s services", group(parseFloat(n))),
+			fmt.Sprintf("native %s (%s allocs) · wasm/Node %s · wasm/native %.1fx",
+				duration(nat["ns/op"]), group(nat["allocs/op"]), duration(js["ns/op"]), js["ns/op"]/nat["ns/op"]))
+	}
+
+	raw, err := os.ReadFile(*wasm)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	size := fmt.Sprintf("raw %s · gzip -9 %s", mb(len(raw)), mb(gzipped(raw)))
+	if br, fresh := brotli(*wasm); fresh {
+		size += fmt.Sprintf(" · brotli %s (as make wasm built it)", mb(br))
+	} else {
+		size += " · brotli: not built (install brotli, then make wasm)"
+	}
+	row("(d) app.wasm", size)
+
+	if b := browser["Browser"]; b != nil {
+		row("(e) browser: navigation to a usable Run button, cold cache, 1280x800", fmt.Sprintf("median of 5: %.0f ms", b["ms-to-interactive"]))
+		row("(e) browser: snapshot bytes on the wire to its first mark in the page", fmt.Sprintf("median of 5: %.1f ms", b["ms-event-to-mark"]))
+	}
+}
+
+func gzipped(b []byte) int {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	w.Write(b)
+	w.Close()
+	return buf.Len()
+}
+
+// brotli returns the size of app.wasm.br if make wasm left a fresh one.
+func brotli(wasm string) (int, bool) {
+	br, err := os.Stat(wasm + ".br")
+	if err != nil {
+		return 0, false
+	}
+	w, err := os.Stat(wasm)
+	if err != nil || br.ModTime().Before(w.ModTime()) {
+		return 0, false
+	}
+	return int(br.Size()), true
+}
+
+func mb(n int) string { return fmt.Sprintf("%.2f MB", float64(n)/1e6) }
+
+func duration(ns float64) string {
+	switch {
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	default:
+		return fmt.Sprintf("%.1f µs", ns/1e3)
+	}
+}
+
+func parseFloat(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
+
+// group writes a whole number with thousands separators.
+func group(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 0, 64)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
