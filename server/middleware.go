@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"path"
 	"sync"
 	"time"
 )
@@ -53,9 +54,14 @@ func withRequestLog(logger *slog.Logger, next http.Handler) http.Handler {
 		if status == 0 {
 			status = http.StatusOK
 		}
+		// Pages and the API at info; scripts, styles and the wasm only
+		// with -debug.
 		level := slog.LevelInfo
-		if status >= 500 {
+		switch {
+		case status >= 500:
 			level = slog.LevelError
+		case path.Ext(r.URL.Path) != "":
+			level = slog.LevelDebug
 		}
 		attrs := append([]slog.Attr{
 			slog.String("method", r.Method),

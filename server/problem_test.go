@@ -115,6 +115,12 @@ func TestHealthzAndPageHeaders(t *testing.T) {
 	if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
 		t.Fatalf("page: %d %q", rec.Code, rec.Header().Get("Content-Type"))
 	}
+	// The first HTML is already the screen: chart, controls and status.
+	for _, part := range []string{`role="img"`, `role="status"`, `>Run</button>`, `<select id="scenario"`, "Synthetic data"} {
+		if !strings.Contains(rec.Body.String(), part) {
+			t.Errorf("the prerendered page lacks %s", part)
+		}
+	}
 	csp := rec.Header().Get("Content-Security-Policy")
 	for _, directive := range []string{"default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "object-src 'none'"} {
 		if !strings.Contains(csp, directive) {

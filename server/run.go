@@ -31,7 +31,7 @@ func handleRun(cfg Config, v *validator.Validate, lists map[string]playlist) htt
 
 		s := stream{
 			w: w, rc: rc, list: lists[req.Scenario], req: req,
-			noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.OnDispose,
+			noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.OnDispose, log: cfg.Logger,
 		}
 		d := s.play(r.Context())
 		addLogAttrs(r.Context(), slog.Int("events", d.Sent), slog.String("end", string(d.End)))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -17,8 +18,8 @@ import (
 // no frame: they echo each request's ids and are rendered per request.
 type cue struct {
 	after time.Duration
-	frame []byte
-	run   events.EventType
+	event events.EventType
+	frame []byte // nil for run events
 }
 
 type playlist []cue
@@ -30,10 +31,8 @@ func newPlaylists() map[string]playlist {
 		script, _ := fixtures.Lookup(name)
 		list := make(playlist, len(script.Steps))
 		for i, step := range script.Steps {
-			list[i] = cue{after: step.After}
-			if step.IsRunEvent() {
-				list[i].run = step.Type
-			} else {
+			list[i] = cue{after: step.After, event: step.Type}
+			if !step.IsRunEvent() {
 				list[i].frame = sseFrame(step.Event)
 			}
 		}
@@ -90,6 +89,7 @@ type stream struct {
 	noDelay      bool
 	writeTimeout time.Duration
 	onDispose    func(Disposal)
+	log          *slog.Logger // each event at debug level
 }
 
 // play writes the playlist, waiting each cue's delay, until it ends, the
@@ -128,13 +128,17 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 
 		frame := c.frame
 		if frame == nil {
-			frame = runEventFrame(c.run, s.req.ThreadID, s.req.RunID)
+			frame = runEventFrame(c.event, s.req.ThreadID, s.req.RunID)
 		}
 		if err := s.write(frame); err != nil {
 			d.End = EndWriteFailed
 			return d
 		}
 		d.Sent++
+		if s.log.Enabled(ctx, slog.LevelDebug) {
+			s.log.LogAttrs(ctx, slog.LevelDebug, "event", slog.String("runId", s.req.RunID),
+				slog.Int("seq", d.Sent), slog.String("type", string(c.event)))
+		}
 	}
 	d.End = EndCompleted
 	return d

@@ -25,6 +25,7 @@ type Demo struct {
 	path     string
 	ctx      app.Context   // the OnMount context: Dispatch needs a mounted source
 	effects  *core.Effects // nil until mounted in the browser
+	pageHide app.Func      // closes the streams when the page goes away
 }
 
 func newDemo() app.Composer {
@@ -45,6 +46,12 @@ func (d *Demo) OnMount(ctx app.Context) {
 	origin := app.Window().URL()
 	endpoint := origin.Scheme + "://" + origin.Host + "/api/agent-analysis"
 	d.effects = core.NewEffects(core.Stream{Endpoint: endpoint}, d.deliver)
+	// A reload or a closed tab also ends the request, at once.
+	d.pageHide = app.FuncOf(func(app.Value, []app.Value) any {
+		d.effects.Close()
+		return nil
+	})
+	app.Window().Call("addEventListener", "pagehide", d.pageHide)
 }
 
 // OnNav runs for both demo routes, on the kept instance too (and during
@@ -66,6 +73,8 @@ func (d *Demo) OnNav(ctx app.Context) {
 func (d *Demo) OnDismount() {
 	d.send(core.Navigated{To: core.Exited})
 	d.effects.Close()
+	app.Window().Call("removeEventListener", "pagehide", d.pageHide)
+	d.pageHide.Release()
 }
 
 // send runs one Msg through Update and its Cmd through Effects. It runs on
