@@ -258,15 +258,21 @@ func TestSelectionIsKeptByID(t *testing.T) {
 	}
 }
 
-// Rule 7: Cancel.
-func TestCancel(t *testing.T) {
-	for _, lifecycle := range []Lifecycle{Idle{}, Completed{"run-1"}, Cancelled{"run-1", ByUser}, Failed{"run-1", Transport, "x"}} {
+// noOpIn checks msg changes nothing and asks for nothing in each state.
+func noOpIn(t *testing.T, msg Msg, states ...Lifecycle) {
+	t.Helper()
+	for _, lifecycle := range states {
 		m := NewModel(thread)
 		m.Lifecycle = lifecycle
-		if next, cmd := Update(m, ClickedCancel{}); !reflect.DeepEqual(next, m) || cmd != nil {
-			t.Errorf("cancel in %T: %#v %#v", lifecycle, next.Lifecycle, cmd)
+		if next, cmd := Update(m, msg); !reflect.DeepEqual(next, m) || cmd != nil {
+			t.Errorf("%T in %T: %#v %#v", msg, lifecycle, next.Lifecycle, cmd)
 		}
 	}
+}
+
+// Rule 7: Cancel.
+func TestCancel(t *testing.T) {
+	noOpIn(t, ClickedCancel{}, Idle{}, Completed{"run-1"}, Cancelled{"run-1", ByUser}, Failed{"run-1", Transport, "x"})
 	p := start(t).send(ClickedRun{Scenario: "slow"}).events(1, fixtureEvents(t, "slow", "run-1")[:2]...)
 	p.send(ClickedCancel{})
 	if p.m.Lifecycle != (Cancelled{RunID: "run-1", Cause: ByUser}) || p.lastCmd() != (AbortStream{1}) {
@@ -284,13 +290,7 @@ func TestCancel(t *testing.T) {
 
 // Rule 5: Recover only from Failed, one new normal run.
 func TestRecover(t *testing.T) {
-	for _, lifecycle := range []Lifecycle{Idle{}, Completed{"run-1"}, Cancelled{"run-1", ByUser}, Streaming{run1("normal")}} {
-		m := NewModel(thread)
-		m.Lifecycle = lifecycle
-		if next, cmd := Update(m, ClickedRecover{}); !reflect.DeepEqual(next, m) || cmd != nil {
-			t.Errorf("recover in %T: %#v %#v", lifecycle, next.Lifecycle, cmd)
-		}
-	}
+	noOpIn(t, ClickedRecover{}, Idle{}, Completed{"run-1"}, Cancelled{"run-1", ByUser}, Streaming{run1("normal")})
 	p := start(t).send(ClickedRun{Scenario: "invalid"}).events(1, fixtureEvents(t, "invalid", "run-1")[:4]...)
 	p.send(ClickedRecover{})
 	run2 := Run{Conn: 2, ThreadID: thread, RunID: "run-2", Scenario: "normal"}

@@ -39,8 +39,7 @@ func TestHydration(t *testing.T) {
 // the baseline; Search arrives with none.
 func TestNormalRun(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
-		p.open("/agent-analysis")
-		p.click("Run")
+		p.startRun("normal")
 		p.waitStatus("Streaming", 5*time.Second)
 		p.waitStatus("Completed", 5*time.Second)
 		if got := p.accepted(); got != "Accepted updates: 4" {
@@ -67,7 +66,7 @@ func TestNormalRun(t *testing.T) {
 			t.Errorf("%d baseline marks, want API's only", n)
 		}
 		p.checkFits()
-		if ended := p.streamsEnded(1, 2*time.Second); ended[0]["end"] != "completed" {
+		if ended := p.streamsEnded(p.thread(), 1, 2*time.Second); ended[0]["end"] != "completed" {
 			t.Errorf("server: %v", ended[0])
 		}
 	})
@@ -77,8 +76,7 @@ func TestNormalRun(t *testing.T) {
 // kept by id, and the chart marks it.
 func TestReorderKeepsSelectionByID(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
-		p.open("/agent-analysis")
-		p.click("Run")
+		p.startRun("normal")
 		p.waitStatus("Streaming", 5*time.Second)
 		p.input(chromedp.Focus(`tr[data-service-id="api"]`), chromedp.KeyEvent(kb.Enter))
 		// The reordered snapshot is the third update, 500 ms after the first.
@@ -111,9 +109,7 @@ func TestReorderKeepsSelectionByID(t *testing.T) {
 // goes on, and the server sees one request.
 func TestFilteringWhileStreaming(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
-		p.open("/agent-analysis")
-		p.selectScenario("slow")
-		p.click("Run")
+		p.startRun("slow")
 		p.waitStatus("Streaming", 5*time.Second)
 		for filter, want := range map[string][]string{
 			"Core":     {"api", "checkout"},
@@ -137,7 +133,7 @@ func TestFilteringWhileStreaming(t *testing.T) {
 			t.Errorf("status %q after filtering", s)
 		}
 		p.click("Cancel")
-		if ended := p.streamsEnded(1, 3*time.Second); len(ended) != 1 {
+		if ended := p.streamsEnded(p.thread(), 1, 3*time.Second); len(ended) != 1 {
 			t.Errorf("server saw %d requests", len(ended))
 		}
 	})
@@ -147,9 +143,7 @@ func TestFilteringWhileStreaming(t *testing.T) {
 // nothing; the late valid delta never applies; Recover runs once.
 func TestInvalidRunAndRecover(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
-		p.open("/agent-analysis")
-		p.selectScenario("invalid")
-		p.click("Run")
+		p.startRun("invalid")
 		p.waitStatus("Failed", 5*time.Second)
 		alert := eval[string](p, `document.querySelector('[role=alert]')?.textContent ?? ''`)
 		for _, want := range []string{"operation 2 of 2", "/services/7/latency", "no measurements changed"} {
@@ -180,9 +174,9 @@ func TestInvalidRunAndRecover(t *testing.T) {
 		if n := eval[int](p, `document.querySelectorAll('[role=alert]').length`); n != 0 {
 			t.Error("the old rejection still alerts")
 		}
-		ended := p.streamsEnded(2, 2*time.Second)
-		time.Sleep(300 * time.Millisecond)
-		if ended = serverLog.streams(p.thread()); len(ended) != 2 || ended[1]["scenario"] != "normal" || ended[1]["end"] != "completed" {
+		p.streamsEnded(p.thread(), 2, 2*time.Second)
+		time.Sleep(300 * time.Millisecond) // room for a third, which must not come
+		if ended := serverLog.streams(p.thread()); len(ended) != 2 || ended[1]["scenario"] != "normal" || ended[1]["end"] != "completed" {
 			t.Errorf("server streams %v, want the invalid run and one normal run", ended)
 		}
 	})
@@ -192,13 +186,11 @@ func TestInvalidRunAndRecover(t *testing.T) {
 // later applies.
 func TestCancelSlowRun(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
-		p.open("/agent-analysis")
-		p.selectScenario("slow")
-		p.click("Run")
+		p.startRun("slow")
 		p.waitStatus("Streaming", 5*time.Second)
 		p.click("Cancel")
 		p.waitStatus("Cancelled", time.Second)
-		ended := p.streamsEnded(1, 2*time.Second)
+		ended := p.streamsEnded(p.thread(), 1, 2*time.Second)
 		if ended[0]["end"] != "client-gone" || ended[0]["events"] != float64(2) {
 			t.Errorf("server: %v", ended[0])
 		}
@@ -240,7 +232,7 @@ func TestRetainedNavigation(t *testing.T) {
 		}
 		p.click("Cancel")
 		time.Sleep(300 * time.Millisecond)
-		if ended := p.streamsEnded(1, 2*time.Second); len(ended) != 1 {
+		if ended := p.streamsEnded(p.thread(), 1, 2*time.Second); len(ended) != 1 {
 			t.Errorf("server saw %d requests", len(ended))
 		}
 	})
@@ -250,17 +242,14 @@ func TestRetainedNavigation(t *testing.T) {
 // back shows the cancelled run's last valid data and starts nothing.
 func TestRouteExit(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
-		p.open("/agent-analysis")
-		p.selectScenario("slow")
-		p.click("Run")
+		p.startRun("slow")
 		p.waitStatus("Streaming", 5*time.Second)
 		thread := p.thread()
 
 		p.clickLink("All charts")
 		p.waitFor("the charts page", `location.pathname === '/charts' && document.querySelector('h1')?.textContent === 'Charts'`, 3*time.Second)
-		ended := p.streamsEnded1(thread, 2*time.Second)
-		if ended["end"] != "client-gone" {
-			t.Errorf("server: %v", ended)
+		if ended := p.streamsEnded(thread, 1, 2*time.Second); ended[0]["end"] != "client-gone" {
+			t.Errorf("server: %v", ended[0])
 		}
 
 		p.clickLink("Agent Analysis: AG-UI state sync")

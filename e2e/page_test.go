@@ -312,11 +312,18 @@ func (p *page) emulateColorScheme(scheme string) {
 	}))
 }
 
-// streamsEnded waits until the server has logged n ended streams of the
-// page's thread and returns them.
-func (p *page) streamsEnded(n int, timeout time.Duration) []map[string]any {
+// startRun opens the demo, picks a scenario and presses Run.
+func (p *page) startRun(scenario string) {
 	p.t.Helper()
-	thread := p.thread()
+	p.open("/agent-analysis")
+	p.selectScenario(scenario)
+	p.click("Run")
+}
+
+// streamsEnded waits until the server has logged n ended streams of a
+// thread and returns them, oldest first.
+func (p *page) streamsEnded(thread string, n int, timeout time.Duration) []map[string]any {
+	p.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
 		got := serverLog.streams(thread)
@@ -324,7 +331,7 @@ func (p *page) streamsEnded(n int, timeout time.Duration) []map[string]any {
 			return got
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("server logged %d streams of %s, want %d: %v", len(got), thread, n, got)
+			p.t.Fatalf("server logged %d ended streams of %s, want %d: %v", len(got), thread, n, got)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -413,17 +420,3 @@ const contrastJS = `(() => {
 		"series label": ratio(document.querySelector('table.services .series')),
 	};
 })()`
-
-// streamsEnded1 waits for the first ended stream of a thread.
-func (p *page) streamsEnded1(thread string, timeout time.Duration) map[string]any {
-	p.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		if got := serverLog.streams(thread); len(got) > 0 {
-			return got[0]
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	p.t.Fatalf("the server never logged the end of %s's stream", thread)
-	return nil
-}
