@@ -70,7 +70,7 @@ func axes() app.UI {
 			x := fixed(xScale.Px(v))
 			return svg("g").Body(
 				svg("line").Class("grid").Attr("x1", x).Attr("x2", x).Attr("y1", fixed(yScale.To)).Attr("y2", fixed(bottom)),
-				svg("text").Class("tick").Attr("x", x).Attr("y", fixed(bottom+18)).Attr("text-anchor", "middle").Text(num(v)),
+				svg("text").Class("tick").Attr("x", x).Attr("y", fixed(bottom+19)).Attr("text-anchor", "middle").Text(num(v)),
 			)
 		}),
 		svg("line").Class("axis").Attr("x1", fixed(left)).Attr("x2", fixed(xScale.To)).Attr("y1", fixed(bottom)).Attr("y2", fixed(bottom)),

@@ -12,7 +12,7 @@ const (
 	marginLeft  = 72
 	marginRight = 32
 	marginTop   = 16
-	marginBot   = 48
+	marginBot   = 52
 )
 
 // Fixed domains, so that runs compare at a glance.
