@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
@@ -86,7 +85,7 @@ func invariants(before, m Model, msg Msg, cmd Cmd) error {
 	if _, streaming := m.Lifecycle.(Streaming); streaming && (m.Baseline == nil || m.Wire == nil) {
 		return fmt.Errorf("streaming without a baseline")
 	}
-	if m.Selected != "" && !slices.ContainsFunc(m.Visible(), func(s Service) bool { return s.ID == m.Selected }) {
+	if m.Selected != "" && !m.Shows(m.Selected) {
 		return fmt.Errorf("selected %q is not visible", m.Selected)
 	}
 	if _, failed := m.Lifecycle.(Failed); failed && m.Wire != before.Wire && m.Wire != nil {

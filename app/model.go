@@ -1,5 +1,7 @@
 package app
 
+import "slices"
+
 // Bounds of the Model's history.
 const (
 	MaxActivity   = 12
@@ -77,6 +79,11 @@ func (m Model) Visible() []Service {
 	return out
 }
 
+// Shows reports whether the service with this id is visible.
+func (m Model) Shows(id string) bool {
+	return slices.ContainsFunc(m.Visible(), func(s Service) bool { return s.ID == id })
+}
+
 // BaselineOf returns a service's value in the current run's baseline.
 func (m Model) BaselineOf(id string) (Service, bool) {
 	s, ok := m.Baseline[id]
@@ -94,7 +101,7 @@ func (m Model) LastRejection() (Rejection, bool) {
 	return r, r.RunID == f.RunID
 }
 
-// appendBounded returns a new slice: list plus item, keeping the last max.
+// appendBounded returns a new slice: list plus item, keeping the last limit.
 // It never writes into list's array, which other Models may share.
 func appendBounded[T any](list []T, item T, limit int) []T {
 	keep := list[max(0, len(list)+1-limit):]

@@ -49,7 +49,10 @@ func (r Rejection) String() string {
 	return "rejected " + string(r.Event) + ": " + r.Operation() + ": " + r.Reason
 }
 
-var forbiddenSegments = []string{"__proto__", "constructor", "prototype"}
+var (
+	forbiddenSegments = []string{"__proto__", "constructor", "prototype"}
+	unescapeSegment   = strings.NewReplacer("~1", "/", "~0", "~") // RFC 6901
+)
 
 var applyOptions = &jsonpatch.ApplyOptions{
 	SupportNegativeIndices:   false,
@@ -145,7 +148,7 @@ func checkPointer(p string) string {
 		return "path must start with /"
 	}
 	for _, seg := range strings.Split(p[1:], "/") {
-		seg = strings.NewReplacer("~1", "/", "~0", "~").Replace(seg)
+		seg = unescapeSegment.Replace(seg)
 		for _, f := range forbiddenSegments {
 			if seg == f {
 				return "forbidden path segment " + f

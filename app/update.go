@@ -31,10 +31,8 @@ func Update(m Model, msg Msg) (Model, Cmd) {
 		m.Filter = msg.Filter
 		return reconcileSelection(m), nil
 	case ClickedService:
-		for _, s := range m.Visible() {
-			if s.ID == msg.ID {
-				m.Selected = msg.ID
-			}
+		if m.Shows(msg.ID) {
+			m.Selected = msg.ID
 		}
 		return m, nil
 	case ReceivedEvent:
@@ -186,15 +184,9 @@ func mismatch(run Run, threadID, runID string) string {
 
 // reconcileSelection keeps the selection by id while it stays visible.
 func reconcileSelection(m Model) Model {
-	if m.Selected == "" {
-		return m
+	if m.Selected != "" && !m.Shows(m.Selected) {
+		m.Selected = ""
 	}
-	for _, s := range m.Visible() {
-		if s.ID == m.Selected {
-			return m
-		}
-	}
-	m.Selected = ""
 	return m
 }
 

@@ -19,54 +19,48 @@ import (
 // maxBody bounds a RunAgentInput; the demo client sends about 200 bytes.
 const maxBody = 16 << 10
 
-// runInput is the part of an AG-UI RunAgentInput this server acts on.
+// runInput is the part of an AG-UI RunAgentInput this server acts on:
+// once decodeRunInput returns it, its scenario names a fixture.
 type runInput struct {
 	ThreadID string `json:"threadId" validate:"required,notblank,max=128"`
 	RunID    string `json:"runId" validate:"required,notblank,max=128"`
 	Scenario string `json:"forwardedProps.scenario" validate:"required,notblank,max=64"`
 }
 
-// runRequest is a fully checked request: its ids and the script to play.
-type runRequest struct {
-	runInput
-	Script fixtures.Script
-}
-
-// decodeRunRequest reads and checks the whole request, so every failure is a
+// decodeRunInput reads and checks the whole request, so every failure is a
 // Problem and a stream only starts on a valid request.
-func decodeRunRequest(w http.ResponseWriter, r *http.Request, v *validator.Validate) (runRequest, *Problem) {
+func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validate) (runInput, *Problem) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return runRequest{}, problem(http.StatusUnsupportedMediaType, "unsupported-media-type",
+		return runInput{}, problem(http.StatusUnsupportedMediaType, "unsupported-media-type",
 			"Unsupported media type", "Send the RunAgentInput as Content-Type: application/json.")
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	if errors.As(err, new(*http.MaxBytesError)) {
-		return runRequest{}, problem(http.StatusRequestEntityTooLarge, "body-too-large",
+		return runInput{}, problem(http.StatusRequestEntityTooLarge, "body-too-large",
 			"Request body too large", "A RunAgentInput may be at most 16 KiB.")
 	}
 	if err != nil {
-		return runRequest{}, problem(http.StatusBadRequest, "unreadable-body", "Unreadable request body", err.Error())
+		return runInput{}, problem(http.StatusBadRequest, "unreadable-body", "Unreadable request body", err.Error())
 	}
 
 	// The SDK's RunAgentInput takes the official client's body as it is,
 	// protocolVersion included.
 	var input types.RunAgentInput
 	if err := json.Unmarshal(body, &input); err != nil {
-		return runRequest{}, problem(http.StatusBadRequest, "malformed-json", "Malformed RunAgentInput", err.Error())
+		return runInput{}, problem(http.StatusBadRequest, "malformed-json", "Malformed RunAgentInput", err.Error())
 	}
 	in := runInput{ThreadID: input.ThreadID, RunID: input.RunID}
 	if p := readScenario(input.ForwardedProps, &in.Scenario); p != nil {
-		return runRequest{}, p
+		return runInput{}, p
 	}
 	if err := v.Struct(in); err != nil {
-		return runRequest{}, invalid(validation.Explain(err))
+		return runInput{}, invalid(validation.Explain(err))
 	}
-	script, ok := fixtures.Lookup(in.Scenario)
-	if !ok {
-		return runRequest{}, problem(http.StatusUnprocessableEntity, "unknown-scenario", "Unknown scenario",
+	if _, ok := fixtures.Lookup(in.Scenario); !ok {
+		return runInput{}, problem(http.StatusUnprocessableEntity, "unknown-scenario", "Unknown scenario",
 			fmt.Sprintf("forwardedProps.scenario %q is not one of %s.", in.Scenario, strings.Join(fixtures.Scenarios(), ", ")))
 	}
-	return runRequest{runInput: in, Script: script}, nil
+	return in, nil
 }
 
 // readScenario takes forwardedProps.scenario if present; absence is left to

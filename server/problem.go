@@ -18,8 +18,6 @@ func problem(status int, slug, title, detail string) *Problem {
 	return &Problem{Type: "urn:agent-analysis:problem:" + slug, Title: title, Status: status, Detail: detail}
 }
 
-func (p *Problem) Error() string { return p.Title + ": " + p.Detail }
-
 func writeProblem(w http.ResponseWriter, p *Problem) {
 	body, _ := json.Marshal(p) // a struct of strings and an int cannot fail
 	h := w.Header()

@@ -11,7 +11,7 @@ import (
 // its scenario played as an AG-UI SSE stream; anything else a Problem.
 func handleRun(cfg Config, v *validator.Validate, lists map[string]playlist) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, p := decodeRunRequest(w, r, v)
+		req, p := decodeRunInput(w, r, v)
 		if p != nil {
 			writeProblem(w, p)
 			return

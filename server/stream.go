@@ -85,7 +85,7 @@ type stream struct {
 	w            io.Writer
 	rc           *http.ResponseController
 	list         playlist
-	req          runRequest
+	req          runInput
 	noDelay      bool
 	writeTimeout time.Duration
 	onDispose    func(Disposal)

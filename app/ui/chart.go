@@ -55,9 +55,10 @@ func filterPhrase(f core.Filter) string {
 
 func axes() app.UI {
 	bottom, left := yScale.From, xScale.From
+	yTicks, xTicks := latencyDomain.Ticks(), volumeDomain.Ticks()
 	return svg("g").Class("axes").Body(
-		app.Range(latencyDomain.Ticks()).Slice(func(i int) app.UI {
-			v := latencyDomain.Ticks()[i]
+		app.Range(yTicks).Slice(func(i int) app.UI {
+			v := yTicks[i]
 			y := fixed(yScale.Px(v))
 			return svg("g").Body(
 				svg("line").Class("grid").Attr("x1", fixed(left)).Attr("x2", fixed(xScale.To)).Attr("y1", y).Attr("y2", y),
@@ -65,8 +66,8 @@ func axes() app.UI {
 					Attr("text-anchor", "end").Attr("dominant-baseline", "middle").Text(num(v)),
 			)
 		}),
-		app.Range(volumeDomain.Ticks()).Slice(func(i int) app.UI {
-			v := volumeDomain.Ticks()[i]
+		app.Range(xTicks).Slice(func(i int) app.UI {
+			v := xTicks[i]
 			x := fixed(xScale.Px(v))
 			return svg("g").Body(
 				svg("line").Class("grid").Attr("x1", x).Attr("x2", x).Attr("y1", fixed(yScale.To)).Attr("y2", fixed(bottom)),
