@@ -123,7 +123,7 @@ func TestFilteringWhileStreaming(t *testing.T) {
 			if got := p.marks(); !slices.Equal(got, want) {
 				t.Errorf("%s marks %v, want %v", filter, got, want)
 			}
-			if got := eval[string](p, fmt.Sprintf(`document.evaluate('//button[normalize-space()=%q]', document, null, 9).singleNodeValue.getAttribute('aria-pressed')`, filter)); got != "true" {
+			if got := p.pressed(filter); got != "true" {
 				t.Errorf("%s aria-pressed %q", filter, got)
 			}
 		}
@@ -132,10 +132,7 @@ func TestFilteringWhileStreaming(t *testing.T) {
 		if s := p.status(); s != "Streaming" {
 			t.Errorf("status %q after filtering", s)
 		}
-		p.click("Cancel")
-		if ended := p.streamsEnded(p.thread(), 1, 3*time.Second); len(ended) != 1 {
-			t.Errorf("server saw %d requests", len(ended))
-		}
+		p.cancelAndCheckOneRequest()
 	})
 }
 
@@ -230,11 +227,7 @@ func TestRetainedNavigation(t *testing.T) {
 		if !eval[bool](p, `window.sameDocument === true`) {
 			t.Error("the navigation reloaded the page")
 		}
-		p.click("Cancel")
-		time.Sleep(300 * time.Millisecond)
-		if ended := p.streamsEnded(p.thread(), 1, 2*time.Second); len(ended) != 1 {
-			t.Errorf("server saw %d requests", len(ended))
-		}
+		p.cancelAndCheckOneRequest()
 	})
 }
 

@@ -95,7 +95,9 @@ func build(work string) (web, bin string, err error) {
 	if err := os.CopyFS(web, os.DirFS("../web")); err != nil {
 		return "", "", err
 	}
+	// Fresh builds only: a copied app.wasm.br would be stale next to the new wasm.
 	os.Remove(filepath.Join(web, "app.wasm"))
+	os.Remove(filepath.Join(web, "app.wasm.br"))
 	steps := []*exec.Cmd{
 		exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(web, "app.wasm"), "../wasm"),
 		exec.Command("go", "build", "-o", filepath.Join(work, "agent-analysis"), "../server/cmd/agent-analysis"),

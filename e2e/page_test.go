@@ -278,8 +278,29 @@ func (p *page) accepted() string {
 	return eval[string](p, `document.querySelector('.accepted').textContent`)
 }
 
+// buttonJS is a JavaScript expression for the button with this name.
+func buttonJS(name string) string {
+	return fmt.Sprintf(`[...document.querySelectorAll('button')].find(b => b.textContent.trim() === %q)`, name)
+}
+
 func (p *page) disabled(name string) bool {
-	return eval[bool](p, fmt.Sprintf(`[...document.querySelectorAll('button')].find(b => b.textContent.trim() === %q).disabled`, name))
+	return eval[bool](p, buttonJS(name)+`.disabled`)
+}
+
+func (p *page) pressed(name string) string {
+	return eval[string](p, buttonJS(name)+`.getAttribute('aria-pressed')`)
+}
+
+// cancelAndCheckOneRequest presses Cancel and checks the server saw this
+// page's thread make exactly one request.
+func (p *page) cancelAndCheckOneRequest() {
+	p.t.Helper()
+	p.click("Cancel")
+	p.streamsEnded(p.thread(), 1, 3*time.Second)
+	time.Sleep(300 * time.Millisecond) // room for a second, which must not come
+	if ended := serverLog.streams(p.thread()); len(ended) != 1 {
+		p.t.Errorf("server saw %d requests, want 1: %v", len(ended), ended)
+	}
 }
 
 // rows is the table's service names in order.
