@@ -1,16 +1,13 @@
 package e2e
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -48,10 +45,7 @@ func BenchmarkBrowser(b *testing.B) {
 
 func sampleTimings(b *testing.B) (interactiveMs, eventToMarkMs float64) {
 	p := newPage(b, viewports[0])
-	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: timingProbe})
-		return err
-	}))
+	p.onNewDocument(timingProbe)
 	p.do(chromedp.Navigate(baseURL + "/agent-analysis"))
 	p.waitFor("a usable Run button", `window.__interactive !== undefined`, 20*time.Second)
 	interactiveMs = eval[float64](p, `window.__interactive`)
@@ -89,9 +83,9 @@ func sampleTimings(b *testing.B) (interactiveMs, eventToMarkMs float64) {
 	}()
 
 	p.click("Run")
-	p.waitFor("the first mark", `window.__firstMark !== undefined`, 5*time.Second)
+	p.waitFor("the first mark", `window.__firstMark !== undefined`, load)
 	markWall := eval[float64](p, `window.__firstMark`)
-	p.waitStatus("Completed", 5*time.Second)
+	p.waitStatus("Completed", load)
 
 	mu.Lock()
 	defer mu.Unlock()

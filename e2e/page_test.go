@@ -63,10 +63,13 @@ func newPage(t testing.TB, vp viewport) *page {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("opening a tab: %v", err)
 	}
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	// A loaded machine is slow, never wrong: every wait returns as soon as
+	// its condition holds, so generous limits cost the happy path nothing.
+	ctx, cancelTimeout := context.WithTimeout(ctx, 4*time.Minute)
 	t.Cleanup(cancelTimeout)
 	p := &page{t: t, ctx: ctx, vp: vp}
 	p.watch()
+	p.onNewDocument(traceProbe)
 	t.Cleanup(func() {
 		if t.Failed() {
 			p.keepArtifacts()
@@ -233,7 +236,7 @@ func (p *page) open(path string) {
 
 func (p *page) waitReady() {
 	p.t.Helper()
-	p.waitFor("the app to start", `document.querySelector('[data-ready="true"]') !== null`, 20*time.Second)
+	p.waitFor("the app to start", `document.querySelector('[data-ready="true"]') !== null`, 2*load)
 }
 
 // settled waits for the page to draw what the last input did: go-app
@@ -291,16 +294,10 @@ func (p *page) pressed(name string) string {
 	return eval[string](p, buttonJS(name)+`.getAttribute('aria-pressed')`)
 }
 
-// cancelAndCheckOneRequest presses Cancel and checks the server saw this
-// page's thread make exactly one request.
-func (p *page) cancelAndCheckOneRequest() {
+// waitData waits for the first snapshot's rows.
+func (p *page) waitData() {
 	p.t.Helper()
-	p.click("Cancel")
-	p.streamsEnded(p.thread(), 1, 3*time.Second)
-	time.Sleep(300 * time.Millisecond) // room for a second, which must not come
-	if ended := serverLog.streams(p.thread()); len(ended) != 1 {
-		p.t.Errorf("server saw %d requests, want 1: %v", len(ended), ended)
-	}
+	p.waitFor("the snapshot", `document.querySelectorAll('tbody tr[data-service-id]').length > 0`, load)
 }
 
 // rows is the table's service names in order.
@@ -343,9 +340,9 @@ func (p *page) startRun(scenario string) {
 
 // streamsEnded waits until the server has logged n ended streams of a
 // thread and returns them, oldest first.
-func (p *page) streamsEnded(thread string, n int, timeout time.Duration) []map[string]any {
+func (p *page) streamsEnded(thread string, n int) []map[string]any {
 	p.t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(load)
 	for {
 		got := serverLog.streams(thread)
 		if len(got) >= n {

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -36,30 +35,30 @@ func TestScreens(t *testing.T) {
 
 			p.selectScenario("slow")
 			p.click("Run")
-			p.waitStatus("Streaming", 5*time.Second)
+			p.waitStatus("Streaming", load)
 			p.input(chromedp.Click(`tr[data-service-id="api"]`))
-			p.waitFor("the spike", `document.querySelector('.accepted').textContent === 'Accepted updates: 2'`, 5*time.Second)
+			p.waitFor("the spike", `document.querySelector('.accepted').textContent === 'Accepted updates: 2'`, load)
 			shot("streaming")
 			p.click("Cancel")
-			p.waitStatus("Cancelled", 2*time.Second)
+			p.waitStatus("Cancelled", load)
 			shot("cancelled")
 
 			p.selectScenario("normal")
 			p.click("Run")
-			p.waitStatus("Completed", 5*time.Second)
+			p.waitStatus("Completed", load)
 			shot("completed")
 
 			p.selectScenario("invalid")
 			p.click("Run")
-			p.waitStatus("Failed", 5*time.Second)
+			p.waitStatus("Failed", load)
 			p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('details').open = true`))
 			shot("rejected")
 
 			p.clickLink("Retained view")
-			p.waitFor("the retained view", `document.querySelector('h1').textContent === 'Retained view'`, 3*time.Second)
+			p.waitFor("the retained view", `document.querySelector('h1').textContent === 'Retained view'`, load)
 			shot("retained")
 			p.clickLink("All charts")
-			p.waitFor("the charts page", `document.querySelector('h1')?.textContent === 'Charts'`, 3*time.Second)
+			p.waitFor("the charts page", `document.querySelector('h1')?.textContent === 'Charts'`, load)
 			shot("charts")
 		})
 	}
