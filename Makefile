@@ -5,14 +5,14 @@ CHROMIUM  ?= /usr/bin/chromium
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 PACKAGES   = $(shell $(GO) list ./... | grep -v /e2e)
 
-.PHONY: run test wasm vet unit wasm-test e2e chromium bench clean
+.PHONY: run test wasm vet lint unit wasm-test e2e chromium bench clean
 
 ## run: build the wasm and serve http://localhost:8080/agent-analysis
 run: wasm
 	$(GO) run ./server/cmd/agent-analysis -addr $(ADDR)
 
-## test: vet, unit tests natively and under wasm, browser tests
-test: vet unit wasm-test e2e
+## test: gofmt, vet, staticcheck, unit tests natively and under wasm, browser tests
+test: vet lint unit wasm-test e2e
 
 ## wasm: build the browser app into web/app.wasm (and app.wasm.br when brotli is installed;
 ## the server gzips in memory). BROTLI_QUALITY=11 is 12 % smaller and 15x slower than 9.
@@ -25,6 +25,19 @@ vet:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt needed"; exit 1; }
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./app/... ./wasm/...
+	@# The core stays pure: no net/http, syscall/js or go-app reaches it (the
+	@# standard library's own syscall/js use under GOOS=js aside).
+	@! $(GO) list -deps ./app/core | grep -E '^(net/http|syscall/js)$$|go-app'
+	@! GOOS=js GOARCH=wasm $(GO) list -f '{{if not .Standard}}{{.ImportPath}}: {{join .Imports " "}}{{end}}' -deps ./app/core | grep -E 'net/http|syscall/js|go-app'
+	@! GOOS=js GOARCH=wasm $(GO) list -deps ./app/core | grep -xE 'net/http'
+
+## lint: staticcheck, pinned in go.mod as a tool, natively and for the browser build
+STATICCHECK = bin/staticcheck
+lint:
+	@mkdir -p bin
+	$(GO) build -o $(STATICCHECK) honnef.co/go/tools/cmd/staticcheck
+	$(STATICCHECK) ./...
+	GOOS=js GOARCH=wasm $(STATICCHECK) ./app/... ./wasm/...
 
 unit:
 	$(GO) test $(PACKAGES)

@@ -145,9 +145,9 @@ func TestFilteringWhileStreaming(t *testing.T) {
 		if got, rows := p.accepted(), p.rows(); got != "Accepted updates: 3" || !slices.Equal(rows, []string{"api", "checkout"}) {
 			t.Errorf("%q, Core rows %v", got, rows)
 		}
-		ended := p.streamsEnded(p.thread(), 1)
+		p.streamsEnded(p.thread(), 1)
 		time.Sleep(300 * time.Millisecond) // room for a second request, which must not come
-		if ended = serverLog.streams(p.thread()); len(ended) != 1 || ended[0]["end"] != "completed" {
+		if ended := serverLog.streams(p.thread()); len(ended) != 1 || ended[0]["end"] != "completed" {
 			t.Errorf("server streams %v, want one that completed", ended)
 		}
 	})
@@ -222,6 +222,9 @@ func TestCancelSlowRun(t *testing.T) {
 		if s := p.status(); s != "Cancelled" || !p.disabled("Cancel") || p.disabled("Run") {
 			t.Errorf("status %q", s)
 		}
+		if n := p.abortedRequests(); n != 1 {
+			t.Errorf("the page aborted %d requests, want its one stream", n)
+		}
 	})
 }
 
@@ -256,9 +259,9 @@ func TestRetainedNavigation(t *testing.T) {
 		if !eval[bool](p, `window.sameDocument === true`) {
 			t.Error("the navigation reloaded the page")
 		}
-		ended := p.streamsEnded(p.thread(), 1)
+		p.streamsEnded(p.thread(), 1)
 		time.Sleep(300 * time.Millisecond) // room for a second request, which must not come
-		if ended = serverLog.streams(p.thread()); len(ended) != 1 || ended[0]["end"] != "completed" {
+		if ended := serverLog.streams(p.thread()); len(ended) != 1 || ended[0]["end"] != "completed" {
 			t.Errorf("server streams %v, want the one run, completed", ended)
 		}
 	})

@@ -13,7 +13,8 @@ import (
 
 	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
 
-	"github.com/agent-analysis/agent-analysis/app"
+	"github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/sse"
 )
 
 // runBody is the body the demo client sends, with the official client's
@@ -37,7 +38,7 @@ func newRunRequest(ctx context.Context, url, body string) *http.Request {
 // describeStream decodes every SSE event of r with the AG-UI SDK and
 // describes each as one line.
 func describeStream(r io.Reader) ([]string, error) {
-	sse := app.NewSSEReader(r, 1<<20)
+	sse := sse.NewReader(r, 1<<20)
 	var out []string
 	for {
 		data, err := sse.Next()
@@ -112,13 +113,13 @@ func describe(ev events.Event) string {
 	case *events.RunFinishedEvent:
 		return "RUN_FINISHED " + ev.ThreadID() + " " + ev.RunID()
 	case *events.StateSnapshotEvent:
-		var w app.Wire
-		b, _ := json.Marshal(ev.Snapshot)
-		if err := json.Unmarshal(b, &w); err != nil {
+		b, _ := json.Marshal(map[string]any{"snapshot": ev.Snapshot})
+		w, err := core.DecodeSnapshot(b)
+		if err != nil {
 			return "STATE_SNAPSHOT <" + err.Error() + ">"
 		}
 		parts := []string{"STATE_SNAPSHOT"}
-		for _, s := range w.Services {
+		for _, s := range w.All() {
 			parts = append(parts, s.ID+"="+strconv.FormatFloat(s.Latency, 'g', -1, 64))
 		}
 		return strings.Join(parts, " ")

@@ -12,7 +12,6 @@ import (
 	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/types"
 	"github.com/go-playground/validator/v10"
 
-	"github.com/agent-analysis/agent-analysis/app/validation"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
@@ -54,7 +53,7 @@ func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validat
 		return runInput{}, p
 	}
 	if err := v.Struct(in); err != nil {
-		return runInput{}, invalid(validation.Explain(err))
+		return runInput{}, invalid(explainInvalid(err))
 	}
 	if _, ok := fixtures.Lookup(in.Scenario); !ok {
 		return runInput{}, problem(http.StatusUnprocessableEntity, "unknown-scenario", "Unknown scenario",

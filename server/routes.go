@@ -2,14 +2,12 @@ package server
 
 import (
 	"net/http"
-
-	"github.com/agent-analysis/agent-analysis/app/validation"
 )
 
 // addRoutes is the server's whole surface, in one place.
 func addRoutes(mux *http.ServeMux, cfg Config) {
 	wasm := loadWasm(cfg.WebDir, cfg.Logger)
-	mux.Handle("POST /api/agent-analysis", handleRun(cfg, validation.New(), newPlaylists()))
+	mux.Handle("POST /api/agent-analysis", handleRun(cfg, newValidator()))
 	mux.Handle("/api/agent-analysis", methodNotAllowed(http.MethodPost))
 	mux.Handle("GET /healthz", handleHealthz())
 	mux.Handle("GET /{$}", http.RedirectHandler("/agent-analysis", http.StatusFound))

@@ -5,11 +5,13 @@ import (
 	"net/http"
 
 	"github.com/go-playground/validator/v10"
+
+	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
 // handleRun answers POST /api/agent-analysis: a checked RunAgentInput gets
 // its scenario played as an AG-UI SSE stream; anything else a Problem.
-func handleRun(cfg Config, v *validator.Validate, lists map[string]playlist) http.Handler {
+func handleRun(cfg Config, v *validator.Validate) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		req, p := decodeRunInput(w, r, v)
 		if p != nil {
@@ -29,8 +31,9 @@ func handleRun(cfg Config, v *validator.Validate, lists map[string]playlist) htt
 		// A failed flush shows again on the first event and ends the stream.
 		_ = rc.Flush()
 
+		script, _ := fixtures.Lookup(req.Scenario) // decodeRunInput checked it exists
 		s := stream{
-			w: w, rc: rc, list: lists[req.Scenario], req: req,
+			w: w, rc: rc, steps: script.ForRun(req.ThreadID, req.RunID), req: req,
 			noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.OnDispose, log: cfg.Logger,
 		}
 		d := s.play(r.Context())

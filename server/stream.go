@@ -2,65 +2,20 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"time"
 
-	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
-
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
-// cue is one step of a script, its SSE frame rendered once. Run events have
-// no frame: they echo each request's ids and are rendered per request.
-type cue struct {
-	after time.Duration
-	event events.EventType
-	frame []byte // nil for run events
-}
-
-type playlist []cue
-
-// newPlaylists renders every fixture script into frames, once per server.
-func newPlaylists() map[string]playlist {
-	lists := make(map[string]playlist)
-	for _, name := range fixtures.Scenarios() {
-		script, _ := fixtures.Lookup(name)
-		list := make(playlist, len(script.Steps))
-		for i, step := range script.Steps {
-			list[i] = cue{after: step.After, event: step.Type}
-			if !step.IsRunEvent() {
-				list[i].frame = sseFrame(step.Event)
-			}
-		}
-		lists[name] = list
-	}
-	return lists
-}
-
-// sseFrame is the AG-UI SSE framing: one data line, LF only, blank line after.
-func sseFrame(event []byte) []byte {
-	frame := make([]byte, 0, len(event)+8)
-	frame = append(frame, "data: "...)
-	frame = append(frame, event...)
-	return append(frame, '\n', '\n')
-}
-
-// runEventFrame renders RUN_STARTED or RUN_FINISHED for one request, without
-// a timestamp so that streams are deterministic.
-func runEventFrame(t events.EventType, threadID, runID string) []byte {
-	var ev events.Event
-	if t == events.EventTypeRunStarted {
-		ev = events.NewRunStartedEvent(threadID, runID)
-	} else {
-		ev = events.NewRunFinishedEvent(threadID, runID)
-	}
-	ev.GetBaseEvent().TimestampMs = nil
-	data, _ := json.Marshal(ev) // strings only: cannot fail
-	return sseFrame(data)
+// appendFrame adds one event in the AG-UI SSE framing: one data line, LF only, blank line after.
+func appendFrame(buf, event []byte) []byte {
+	buf = append(buf, "data: "...)
+	buf = append(buf, event...)
+	return append(buf, '\n', '\n')
 }
 
 // End says why a stream stopped.
@@ -84,7 +39,7 @@ type Disposal struct {
 type stream struct {
 	w            io.Writer
 	rc           *http.ResponseController
-	list         playlist
+	steps        []fixtures.Step // the script, as this run sends it
 	req          runInput
 	noDelay      bool
 	writeTimeout time.Duration
@@ -92,7 +47,7 @@ type stream struct {
 	log          *slog.Logger // each event at debug level
 }
 
-// play writes the playlist, waiting each cue's delay, until it ends, the
+// play writes the steps, waiting each one's delay, until it ends, the
 // request's context ends or a write fails. Its deferred release is the single
 // place the timer stops, so disposal happens exactly once and nothing is
 // written after it.
@@ -108,12 +63,13 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		}
 	}()
 
-	for _, c := range s.list {
-		if c.after > 0 && !s.noDelay {
+	var frame []byte
+	for _, step := range s.steps {
+		if step.After > 0 && !s.noDelay {
 			if timer == nil {
-				timer = time.NewTimer(c.after)
+				timer = time.NewTimer(step.After)
 			} else {
-				timer.Reset(c.after)
+				timer.Reset(step.After)
 			}
 			select {
 			case <-ctx.Done():
@@ -126,10 +82,7 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 			return d
 		}
 
-		frame := c.frame
-		if frame == nil {
-			frame = runEventFrame(c.event, s.req.ThreadID, s.req.RunID)
-		}
+		frame = appendFrame(frame[:0], step.Event)
 		if err := s.write(frame); err != nil {
 			d.End = EndWriteFailed
 			return d
@@ -137,7 +90,7 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		d.Sent++
 		if s.log.Enabled(ctx, slog.LevelDebug) {
 			s.log.LogAttrs(ctx, slog.LevelDebug, "event", slog.String("runId", s.req.RunID),
-				slog.Int("seq", d.Sent), slog.String("type", string(c.event)))
+				slog.Int("seq", d.Sent), slog.String("type", string(step.Type)))
 		}
 	}
 	d.End = EndCompleted

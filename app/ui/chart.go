@@ -5,7 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	core "github.com/agent-analysis/agent-analysis/app"
+	core "github.com/agent-analysis/agent-analysis/app/core"
 )
 
 const svgNS = "http://www.w3.org/2000/svg"

@@ -7,7 +7,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	core "github.com/agent-analysis/agent-analysis/app"
+	"github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/effects"
 )
 
 // modelState keeps the Model in memory while the demo is not mounted, so
@@ -23,9 +24,9 @@ type Demo struct {
 	model    core.Model
 	scenario string
 	path     string
-	ctx      app.Context   // the OnMount context: Dispatch needs a mounted source
-	effects  *core.Effects // nil until mounted in the browser
-	pageHide app.Func      // closes the streams when the page goes away
+	ctx      app.Context     // the OnMount context: Dispatch needs a mounted source
+	runner   *effects.Runner // performs Update's Cmds; nil until mounted in the browser
+	pageHide app.Func        // leaving the page ends the run, through Update
 }
 
 func newDemo() app.Composer {
@@ -45,10 +46,12 @@ func (d *Demo) OnMount(ctx app.Context) {
 	}
 	origin := app.Window().URL()
 	endpoint := origin.Scheme + "://" + origin.Host + "/api/agent-analysis"
-	d.effects = core.NewEffects(core.Stream{Endpoint: endpoint}, d.deliver)
-	// A reload or a closed tab also ends the request, at once.
+	d.runner = effects.NewRunner(effects.Client{Endpoint: endpoint}, d.deliver)
+	// A reload or a closed tab leaves the demo: the run is cancelled as a
+	// route exit and its request aborted at once, and a page restored from
+	// the back/forward cache shows it so, not as live.
 	d.pageHide = app.FuncOf(func(app.Value, []app.Value) any {
-		d.effects.Close()
+		d.send(core.Navigated{To: core.Exited})
 		return nil
 	})
 	app.Window().Call("addEventListener", "pagehide", d.pageHide)
@@ -63,7 +66,7 @@ func (d *Demo) OnNav(ctx app.Context) {
 		title = "Retained view · Agent Analysis"
 	}
 	ctx.Page().SetTitle(title)
-	if d.effects != nil {
+	if d.runner != nil {
 		d.send(core.Navigated{To: core.Stayed})
 	}
 }
@@ -72,18 +75,18 @@ func (d *Demo) OnNav(ctx app.Context) {
 // every connection.
 func (d *Demo) OnDismount() {
 	d.send(core.Navigated{To: core.Exited})
-	d.effects.Close()
+	d.runner.Close()
 	app.Window().Call("removeEventListener", "pagehide", d.pageHide)
 	d.pageHide.Release()
 }
 
-// send runs one Msg through Update and its Cmd through Effects. It runs on
-// the UI goroutine only.
+// send runs one Msg through Update and performs its Cmd. It runs on the
+// UI goroutine only.
 func (d *Demo) send(msg core.Msg) {
 	var cmd core.Cmd
 	d.model, cmd = core.Update(d.model, msg)
 	d.ctx.SetState(modelState, d.model)
-	d.effects.Run(cmd)
+	d.runner.Perform(cmd)
 }
 
 // deliver hands a stream's Msg to the UI goroutine.
@@ -101,7 +104,7 @@ func (d *Demo) onRun(ctx app.Context, e app.Event) {
 
 func (d *Demo) Render() app.UI {
 	m := d.model
-	ready := d.effects != nil
+	ready := d.runner != nil
 	return frame(d.path,
 		app.Div().Class("demo").DataSet("ready", ready).DataSet("thread", m.Thread).Body(
 			intro(d.path),

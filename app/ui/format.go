@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	core "github.com/agent-analysis/agent-analysis/app"
+	core "github.com/agent-analysis/agent-analysis/app/core"
 )
 
 // num formats a measurement: thousands grouped, no needless decimals.

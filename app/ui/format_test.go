@@ -3,7 +3,7 @@ package ui
 import (
 	"testing"
 
-	core "github.com/agent-analysis/agent-analysis/app"
+	core "github.com/agent-analysis/agent-analysis/app/core"
 )
 
 func TestNum(t *testing.T) {

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	core "github.com/agent-analysis/agent-analysis/app"
+	core "github.com/agent-analysis/agent-analysis/app/core"
 )
 
 // The chart's fixed frame, in SVG user units. The SVG scales to its

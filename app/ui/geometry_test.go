@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	core "github.com/agent-analysis/agent-analysis/app"
+	core "github.com/agent-analysis/agent-analysis/app/core"
 )
 
 func TestTicks(t *testing.T) {
@@ -43,12 +43,12 @@ func TestScales(t *testing.T) {
 }
 
 func TestMarks(t *testing.T) {
-	w := core.Wire{Services: []core.Service{
+	w := core.NewWire([]core.Service{
 		{ID: "auth", Name: "Auth", Series: core.Platform, Volume: 900, Latency: 35},
 		{ID: "api", Name: "API", Series: core.Core, Volume: 1200, Latency: 145},
 		{ID: "search", Name: "Search", Series: core.Platform, Volume: 410, Latency: 71},
 		{ID: "hot", Name: "Hot", Series: core.Core, Volume: 10, Latency: 999},
-	}}
+	})
 	m := core.NewModel("t")
 	m.Wire = &w
 	m.Baseline = map[string]core.Service{

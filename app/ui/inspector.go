@@ -5,7 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	core "github.com/agent-analysis/agent-analysis/app"
+	core "github.com/agent-analysis/agent-analysis/app/core"
 )
 
 // inspector shows the selected service against its baseline.

@@ -3,7 +3,7 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	core "github.com/agent-analysis/agent-analysis/app"
+	core "github.com/agent-analysis/agent-analysis/app/core"
 )
 
 // table lists the visible services; a row is selected with a click, or

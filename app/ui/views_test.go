@@ -5,14 +5,14 @@
 package ui
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"golang.org/x/net/html"
 
-	core "github.com/agent-analysis/agent-analysis/app"
+	"github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/effects"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
@@ -21,16 +21,12 @@ func modelAfter(t *testing.T, scenario string, n int, then ...core.Msg) core.Mod
 	t.Helper()
 	m, _ := core.Update(core.NewModel("thread-1"), core.ClickedRun{Scenario: scenario})
 	script, _ := fixtures.Lookup(scenario)
-	for _, step := range script.Steps[:n] {
-		data := []byte(step.Event)
-		if step.IsRunEvent() {
-			data, _ = json.Marshal(map[string]string{"type": string(step.Type), "threadId": "thread-1", "runId": "run-1"})
-		}
-		ev, err := core.DecodeEvent(data)
+	for _, step := range script.ForRun("thread-1", "run-1")[:n] {
+		ev, err := effects.DecodeEvent(step.Event)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, _ = core.Update(m, core.ReceivedEvent{Conn: 1, Event: ev})
+		m, _ = core.Update(m, core.ReceivedEvent{Generation: 1, Event: ev, JSON: step.Event})
 	}
 	for _, msg := range then {
 		m, _ = core.Update(m, msg)

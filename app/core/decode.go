@@ -1,0 +1,279 @@
+package core
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Decoding is exact: names match as written (case included), a repeated
+// or unknown name is an error naming it, every field is required and of its
+// JSON kind, and null is neither a number nor a string. encoding/json would
+// fold "LATENCY" and "ſ" onto latency and read a missing or null number as
+// 0; jsontext only tokenises, so every rule here is ours.
+
+// DecodeWire decodes one complete Wire exactly and checks every rule.
+func DecodeWire(data []byte) (Wire, error) {
+	dec := newDecoder(data)
+	w, err := readWire(dec)
+	if err != nil {
+		return Wire{}, err
+	}
+	return w, readEnd(dec)
+}
+
+// DecodeSnapshot reads the state of a STATE_SNAPSHOT event, given as the
+// event's JSON, exactly as DecodeWire does.
+func DecodeSnapshot(event []byte) (Wire, error) {
+	dec := newDecoder(event)
+	var w Wire
+	err := readMember(dec, "snapshot", func() (err error) {
+		w, err = readWire(dec)
+		return err
+	})
+	return w, err
+}
+
+func newDecoder(data []byte) *jsontext.Decoder {
+	// Repeated names are reported by the readers below, which can say
+	// which name it was.
+	return jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
+}
+
+// readMember reads an object, calling read for the one member of that
+// name and skipping the others (an event's type, timestamp, ...).
+func readMember(dec *jsontext.Decoder, name string, read func() error) error {
+	if err := readOpen(dec, '{', "the event"); err != nil {
+		return err
+	}
+	found := false
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return malformed(err)
+		}
+		if tok.String() != name {
+			if err := dec.SkipValue(); err != nil {
+				return malformed(err)
+			}
+			continue
+		}
+		if found {
+			return fmt.Errorf("the event has two %q members", name)
+		}
+		found = true
+		if err := read(); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return malformed(err)
+	}
+	if !found {
+		return fmt.Errorf("the event has no %q member", name)
+	}
+	return readEnd(dec)
+}
+
+func readWire(dec *jsontext.Decoder) (Wire, error) {
+	if err := readOpen(dec, '{', "the state"); err != nil {
+		return Wire{}, err
+	}
+	var services []Service
+	found := false
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return Wire{}, malformed(err)
+		}
+		switch name := tok.String(); {
+		case name != "services":
+			return Wire{}, fmt.Errorf("the state: unknown key %q", bound(name))
+		case found:
+			return Wire{}, errors.New(`the state: duplicate key "services"`)
+		}
+		found = true
+		if services, err = readServices(dec); err != nil {
+			return Wire{}, err
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return Wire{}, malformed(err)
+	}
+	if !found {
+		return Wire{}, ruleError("services: is required")
+	}
+	return checkServices(services)
+}
+
+// checkServices applies the rules to decoded services and indexes them.
+func checkServices(services []Service) (Wire, error) {
+	if err := checkFields(services); err != nil {
+		return Wire{}, err
+	}
+	w := NewWire(services)
+	if len(w.ids) < len(services) {
+		return Wire{}, firstDuplicate(services)
+	}
+	return w, nil
+}
+
+func readServices(dec *jsontext.Decoder) ([]Service, error) {
+	if err := readOpen(dec, '[', "services"); err != nil {
+		return nil, err
+	}
+	services := []Service{}
+	for i := 0; dec.PeekKind() != ']'; i++ {
+		s, err := readService(dec, i)
+		if err != nil {
+			return nil, err
+		}
+		services = append(services, s)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, malformed(err)
+	}
+	return slices.Clip(services), nil
+}
+
+// The fields of a Service, as bits of a set.
+const (
+	fieldID = 1 << iota
+	fieldName
+	fieldSeries
+	fieldVolume
+	fieldLatency
+	allFields = fieldID | fieldName | fieldSeries | fieldVolume | fieldLatency
+)
+
+var fieldNames = []string{"id", "name", "series", "volume", "latency"}
+
+// decodeService decodes one service's JSON alone, worded as services[i].
+func decodeService(data []byte, i int) (Service, error) {
+	dec := newDecoder(data)
+	s, err := readService(dec, i)
+	if err != nil {
+		return Service{}, err
+	}
+	return s, readEnd(dec)
+}
+
+func readService(dec *jsontext.Decoder, i int) (Service, error) {
+	at := func(field string) string { return fmt.Sprintf("services[%d]%s", i, field) }
+	if err := readOpen(dec, '{', at("")); err != nil {
+		return Service{}, err
+	}
+	var s Service
+	have := 0
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return Service{}, malformed(err)
+		}
+		name := tok.String()
+		field := slices.Index(fieldNames, name)
+		switch {
+		case field < 0:
+			return Service{}, fmt.Errorf("%s: unknown key %q", at(""), bound(name))
+		case have&(1<<field) != 0:
+			return Service{}, fmt.Errorf("%s: duplicate key %q", at(""), name)
+		}
+		have |= 1 << field
+		switch 1 << field {
+		case fieldID:
+			s.ID, err = readString(dec, at(".id"))
+		case fieldName:
+			s.Name, err = readString(dec, at(".name"))
+		case fieldSeries:
+			var series string
+			series, err = readString(dec, at(".series"))
+			s.Series = Series(series)
+		case fieldVolume:
+			s.Volume, err = readNumber(dec, at(".volume"))
+		case fieldLatency:
+			s.Latency, err = readNumber(dec, at(".latency"))
+		}
+		if err != nil {
+			return Service{}, err
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return Service{}, malformed(err)
+	}
+	if have != allFields {
+		for field, name := range fieldNames {
+			if have&(1<<field) == 0 {
+				return Service{}, ruleError(at("."+name) + ": is required")
+			}
+		}
+	}
+	return s, nil
+}
+
+func readString(dec *jsontext.Decoder, at string) (string, error) {
+	if k := dec.PeekKind(); k != '"' {
+		return "", wrongKind(dec, at, "a string", k)
+	}
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return "", malformed(err)
+	}
+	return tok.String(), nil
+}
+
+func readNumber(dec *jsontext.Decoder, at string) (float64, error) {
+	if k := dec.PeekKind(); k != '0' {
+		return 0, wrongKind(dec, at, "a number", k)
+	}
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return 0, malformed(err)
+	}
+	v, err := strconv.ParseFloat(tok.String(), 64) // jsontext's Float saturates 1e400 to the largest float
+	if err != nil || math.IsInf(v, 0) {
+		return 0, ruleError(at + ": must be a finite number")
+	}
+	return v + 0, nil // -0 reads as 0
+}
+
+func readOpen(dec *jsontext.Decoder, kind jsontext.Kind, at string) error {
+	if k := dec.PeekKind(); k != kind {
+		want := map[jsontext.Kind]string{'{': "an object", '[': "an array"}[kind]
+		return wrongKind(dec, at, want, k)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return malformed(err)
+	}
+	return nil
+}
+
+// readEnd: nothing but white space may follow the value.
+func readEnd(dec *jsontext.Decoder) error {
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return errors.New("data after the JSON value")
+	}
+	return nil
+}
+
+// wrongKind words a value of the wrong kind; a kind of 0 is a syntax
+// error, which reading the token reports.
+func wrongKind(dec *jsontext.Decoder, at, want string, got jsontext.Kind) error {
+	kinds := map[jsontext.Kind]string{'n': "null", 'f': "a boolean", 't': "a boolean", '"': "a string",
+		'0': "a number", '{': "an object", '[': "an array"}
+	if name, ok := kinds[got]; ok {
+		return ruleError(fmt.Sprintf("%s: must be %s, not %s", at, want, name))
+	}
+	_, err := dec.ReadToken()
+	if err == nil || err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return malformed(err)
+}
+
+func malformed(err error) error { return fmt.Errorf("malformed JSON: %w", err) }

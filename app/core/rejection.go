@@ -1,0 +1,52 @@
+package core
+
+import (
+	"fmt"
+
+	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
+)
+
+// maxEvidence bounds each text a Rejection keeps.
+const maxEvidence = 160
+
+// Rejection is the bounded evidence of one refused update.
+type Rejection struct {
+	RunID  string
+	Event  events.EventType // STATE_SNAPSHOT or STATE_DELTA
+	Index  int              // the failing operation, from 0; -1 when no single operation is to blame
+	Ops    int              // operations in the patch
+	Op     string
+	Path   string
+	Reason string
+}
+
+// Operation names the failing operation for people: "operation 2 of 2
+// (replace /services/7/latency)", or "the snapshot".
+func (r Rejection) Operation() string {
+	switch {
+	case r.Event == events.EventTypeStateSnapshot:
+		return "the snapshot"
+	case r.Index < 0 && r.Ops == 0:
+		return "the patch"
+	case r.Index < 0:
+		return fmt.Sprintf("the patched state (%d operations)", r.Ops)
+	default:
+		return fmt.Sprintf("operation %d of %d (%s %s)", r.Index+1, r.Ops, r.Op, r.Path)
+	}
+}
+
+func (r Rejection) String() string {
+	return "rejected " + string(r.Event) + ": " + r.Operation() + ": " + r.Reason
+}
+
+// bound cuts a text to maxEvidence bytes on a character boundary.
+func bound(s string) string {
+	if len(s) <= maxEvidence {
+		return s
+	}
+	cut := maxEvidence
+	for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
+		cut--
+	}
+	return s[:cut] + "…"
+}

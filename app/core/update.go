@@ -1,0 +1,213 @@
+package core
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
+)
+
+// Update is the whole behaviour of the demo: given a Model and a fact, the
+// next Model and the effect to run. It does no I/O. "Rule N" below is rule
+// N of the run lifecycle in docs/agent-analysis.md.
+func Update(m Model, msg Msg) (Model, Cmd) {
+	switch msg := msg.(type) {
+	case ClickedRun:
+		return startRun(m, msg.Scenario)
+	case ClickedRecover:
+		if _, failed := m.Lifecycle.(Failed); !failed {
+			return m, nil
+		}
+		return startRun(m, "normal")
+	case ClickedCancel:
+		return stopRun(m, ByUser)
+	case Navigated:
+		if msg.To == Exited {
+			return stopRun(m, RouteExit)
+		}
+		return m, nil
+	case ClickedFilter:
+		m.Filter = msg.Filter
+		return reconcileSelection(m), nil
+	case ClickedService:
+		if m.Shows(msg.ID) {
+			m.Selected = msg.ID
+		}
+		return m, nil
+	case ReceivedEvent:
+		if run, ok := activeRun(m, msg.Generation); ok {
+			return receive(m, run, msg)
+		}
+	case StreamFailed:
+		if run, ok := activeRun(m, msg.Generation); ok {
+			return fail(m, run, msg.Kind, msg.Reason)
+		}
+	case StreamClosed:
+		if run, ok := activeRun(m, msg.Generation); ok {
+			return fail(m, run, Transport, "the stream ended before RUN_FINISHED")
+		}
+	}
+	// Anything else, including every Msg of an inactive connection.
+	return m, nil
+}
+
+// startRun (rules 1 and 5): a fresh run replaces any open one; the last
+// valid data, filter and selection stay; per-run counters reset.
+func startRun(m Model, scenario string) (Model, Cmd) {
+	var cmds Sequence
+	if old, ok := ActiveRun(m.Lifecycle); ok {
+		cmds = append(cmds, AbortStream{old.Generation})
+		m = logf(m, old.RunID, Warning, "replaced by a new run")
+	}
+	m.Generation++
+	run := Run{
+		Generation: m.Generation,
+		ThreadID:   m.Thread,
+		RunID:      "run-" + strconv.Itoa(int(m.Generation)),
+		Scenario:   scenario,
+	}
+	m.Lifecycle = Connecting{run}
+	m.Baseline = nil
+	m.Accepted = 0
+	m = logf(m, run.RunID, Info, "requested the %s scenario", scenario)
+	return m, append(cmds, StartStream{run})
+}
+
+// stopRun (rule 7, and leaving the demo): only an open run can be
+// cancelled, and nothing replaces it.
+func stopRun(m Model, cause CancelCause) (Model, Cmd) {
+	run, ok := ActiveRun(m.Lifecycle)
+	if !ok {
+		return m, nil
+	}
+	m.Lifecycle = Cancelled{RunID: run.RunID, Cause: cause}
+	m = logf(m, run.RunID, Warning, "%s; the request was aborted", cause)
+	return m, AbortStream{run.Generation}
+}
+
+// activeRun returns the open run if g is its generation.
+func activeRun(m Model, g Generation) (Run, bool) {
+	run, ok := ActiveRun(m.Lifecycle)
+	return run, ok && run.Generation == g
+}
+
+// receive applies one event of the active run (rules 2, 3, 4, 6 and 8).
+func receive(m Model, run Run, msg ReceivedEvent) (Model, Cmd) {
+	switch ev := msg.Event.(type) {
+	case *events.RunStartedEvent:
+		if _, ok := m.Lifecycle.(Connecting); !ok {
+			return fail(m, run, Protocol, "RUN_STARTED arrived twice")
+		}
+		if reason := mismatch(run, ev.ThreadID(), ev.RunID()); reason != "" {
+			return fail(m, run, Protocol, "RUN_STARTED "+reason)
+		}
+		m.Lifecycle = AwaitingSnapshot{run}
+		return logf(m, run.RunID, Info, "started"), nil
+
+	case *events.StateSnapshotEvent:
+		if _, ok := m.Lifecycle.(Connecting); ok {
+			return fail(m, run, Protocol, "STATE_SNAPSHOT before RUN_STARTED")
+		}
+		w, err := DecodeSnapshot(msg.JSON)
+		if err != nil {
+			return reject(m, run, Rejection{
+				RunID: run.RunID, Event: events.EventTypeStateSnapshot, Index: -1, Reason: bound(err.Error()),
+			})
+		}
+		m.Wire = &w
+		m.Accepted++
+		if _, first := m.Lifecycle.(AwaitingSnapshot); first {
+			m.Baseline = byID(w)
+			m.Lifecycle = Streaming{run}
+			m = logf(m, run.RunID, Info, "snapshot of %d services: the baseline", w.Len())
+		} else {
+			m = logf(m, run.RunID, Info, "snapshot of %d services", w.Len())
+		}
+		return reconcileSelection(m), nil
+
+	case *events.StateDeltaEvent:
+		if _, ok := m.Lifecycle.(Streaming); !ok {
+			return fail(m, run, Protocol, "STATE_DELTA before the run's first snapshot: no baseline to patch")
+		}
+		ops, err := DecodeDelta(msg.JSON)
+		if err != nil {
+			return reject(m, run, Rejection{
+				RunID: run.RunID, Event: events.EventTypeStateDelta, Index: -1, Reason: bound(err.Error()),
+			})
+		}
+		next, rejection := ApplyPatch(*m.Wire, ops, run.RunID)
+		if rejection != nil {
+			return reject(m, run, *rejection)
+		}
+		m.Wire = &next
+		m.Accepted++
+		m = logf(m, run.RunID, Info, "delta applied: %s", describeOps(ops))
+		return reconcileSelection(m), nil
+
+	case *events.RunFinishedEvent:
+		if _, ok := m.Lifecycle.(Connecting); ok {
+			return fail(m, run, Protocol, "RUN_FINISHED before RUN_STARTED")
+		}
+		if reason := mismatch(run, ev.ThreadID(), ev.RunID()); reason != "" {
+			return fail(m, run, Protocol, "RUN_FINISHED "+reason)
+		}
+		m.Lifecycle = Completed{RunID: run.RunID}
+		return logf(m, run.RunID, Info, "completed"), AbortStream{run.Generation}
+
+	case *events.RunErrorEvent:
+		return fail(m, run, Protocol, "RUN_ERROR: "+bound(ev.Message))
+
+	default:
+		return logf(m, run.RunID, Info, "ignored %s: outside the supported subset", bound(string(ev.Type()))), nil
+	}
+}
+
+// fail (rule 4): the run ends; the last valid data, filter and selection
+// stay; its connection is aborted so nothing queued can follow.
+func fail(m Model, run Run, kind FailureKind, reason string) (Model, Cmd) {
+	m.Lifecycle = Failed{RunID: run.RunID, Kind: kind, Reason: reason}
+	m = logf(m, run.RunID, Problem, "failed (%s): %s", kind, reason)
+	return m, AbortStream{run.Generation}
+}
+
+// reject records the evidence, then fails the run. The Wire is untouched.
+func reject(m Model, run Run, r Rejection) (Model, Cmd) {
+	m.Rejections = appendBounded(m.Rejections, r, MaxRejections)
+	return fail(m, run, Protocol, r.String())
+}
+
+func mismatch(run Run, threadID, runID string) string {
+	if threadID != run.ThreadID || runID != run.RunID {
+		return fmt.Sprintf("names thread %q run %q; this is thread %q run %q",
+			bound(threadID), bound(runID), run.ThreadID, run.RunID)
+	}
+	return ""
+}
+
+// reconcileSelection keeps the selection by id while it stays visible.
+func reconcileSelection(m Model) Model {
+	if m.Selected != "" && !m.Shows(m.Selected) {
+		m.Selected = ""
+	}
+	return m
+}
+
+func byID(w Wire) map[string]Service {
+	out := make(map[string]Service, w.Len())
+	for _, s := range w.All() {
+		out[s.ID] = s
+	}
+	return out
+}
+
+func describeOps(ops []Operation) string {
+	if len(ops) == 1 {
+		return ops[0].Op + " " + bound(ops[0].Path)
+	}
+	return fmt.Sprintf("%d operations", len(ops))
+}
+
+func logf(m Model, runID string, level Level, format string, args ...any) Model {
+	m.Activity = appendBounded(m.Activity, Entry{RunID: runID, Level: level, Text: fmt.Sprintf(format, args...)}, MaxActivity)
+	return m
+}

@@ -1,0 +1,295 @@
+package effects_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/effects"
+	"github.com/agent-analysis/agent-analysis/server"
+)
+
+// loop runs Update with real Effects until the run settles, like the UI
+// shell does, and returns the final Model.
+func loop(t *testing.T, endpoint string, first core.Msg) core.Model {
+	t.Helper()
+	msgs := make(chan core.Msg, 64)
+	runner := effects.NewRunner(effects.Client{Endpoint: endpoint}, func(m core.Msg) { msgs <- m })
+	defer runner.Wait()
+	defer runner.Close()
+
+	m, cmd := core.Update(core.NewModel("thread-1"), first)
+	runner.Perform(cmd)
+	for {
+		if _, active := core.ActiveRun(m.Lifecycle); !active {
+			if runner.OpenStreams() != 0 {
+				t.Errorf("%d streams left open after the run ended", runner.OpenStreams())
+			}
+			return m
+		}
+		select {
+		case msg := <-msgs:
+			m, cmd = core.Update(m, msg)
+			runner.Perform(cmd)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("run stuck in %#v", m.Lifecycle)
+		}
+	}
+}
+
+func latency(t *testing.T, m core.Model, id string) float64 {
+	t.Helper()
+	s, ok := m.Wire.Find(id)
+	if !ok {
+		t.Fatalf("no %s", id)
+	}
+	return s.Latency
+}
+
+func TestScenariosEndAsSpecifiedAgainstTheRealServer(t *testing.T) {
+	endpoint := serve(t, server.New(server.Config{NoDelay: true})) + "/api/agent-analysis"
+
+	m := loop(t, endpoint, core.ClickedRun{Scenario: "normal"})
+	if m.Lifecycle != (core.Completed{RunID: "run-1"}) || m.Accepted != 4 || m.Wire.Len() != 4 || latency(t, m, "api") != 145 {
+		t.Errorf("normal: %#v accepted %d wire %+v", m.Lifecycle, m.Accepted, m.Wire)
+	}
+
+	m = loop(t, endpoint, core.ClickedRun{Scenario: "invalid"})
+	if f, ok := m.Lifecycle.(core.Failed); !ok || f.Kind != core.Protocol || m.Accepted != 2 || latency(t, m, "checkout") != 92 {
+		t.Errorf("invalid: %#v accepted %d", m.Lifecycle, m.Accepted)
+	}
+
+	m = loop(t, endpoint, core.ClickedRun{Scenario: "slow"})
+	if m.Lifecycle != (core.Completed{RunID: "run-1"}) || m.Accepted != 3 || m.Wire.Len() != 4 {
+		t.Errorf("slow: %#v accepted %d", m.Lifecycle, m.Accepted)
+	}
+}
+
+// collect runs one stream against handler and returns what it sent.
+func collect(t *testing.T, handler http.HandlerFunc) []core.Msg {
+	t.Helper()
+	var msgs []core.Msg
+	effects.Client{Endpoint: serve(t, handler)}.Stream(context.Background(), core.Run{Generation: 3, ThreadID: "t", RunID: "r", Scenario: "normal"},
+		func(m core.Msg) { msgs = append(msgs, m) })
+	return msgs
+}
+
+// sse writes chunks as separate flushed writes.
+func sse(chunks ...string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, c := range chunks {
+			w.Write([]byte(c))
+			w.(http.Flusher).Flush()
+			time.Sleep(time.Millisecond) // let each chunk be its own read
+		}
+	}
+}
+
+func TestFragmentedFramesAndSplitUTF8(t *testing.T) {
+	snapshot := `{"type":"STATE_SNAPSHOT","snapshot":{"services":[{"id":"zrh","name":"Zürich ☕","series":"Core","volume":1,"latency":2}]}}`
+	cut := strings.Index(snapshot, "☕") + 1 // inside the three bytes of ☕
+	msgs := collect(t, sse(
+		"da", `ta: {"type":"RUN_STA`, `RTED","threadId":"t","runId":"r"}`, "\n", "\n",
+		": a comment between events\n\n",
+		"data: "+snapshot[:cut], snapshot[cut:]+"\r", "\n\r\n",
+		"data: {\"type\":\"RUN_FINISHED\",\n", "data: \"threadId\":\"t\",\"runId\":\"r\"}\n\n",
+	))
+	want := []string{"RUN_STARTED", "STATE_SNAPSHOT", "RUN_FINISHED", "closed"}
+	if got := kinds(msgs); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	w, err := core.DecodeSnapshot(msgs[1].(core.ReceivedEvent).JSON)
+	if err != nil || w.At(0).Name != "Zürich ☕" {
+		t.Errorf("snapshot %+v, %v", w, err)
+	}
+	for _, m := range msgs {
+		if ev, ok := m.(core.ReceivedEvent); ok && ev.Generation != 3 {
+			t.Errorf("event tagged %d, want generation 3", ev.Generation)
+		}
+	}
+}
+
+func kinds(msgs []core.Msg) []string {
+	var out []string
+	for _, m := range msgs {
+		switch m := m.(type) {
+		case core.ReceivedEvent:
+			out = append(out, string(m.Event.Type()))
+		case core.StreamClosed:
+			out = append(out, "closed")
+		case core.StreamFailed:
+			out = append(out, "failed ("+m.Kind.String()+"): "+m.Reason)
+		}
+	}
+	return out
+}
+
+func TestRefusedRequestsCarryTheProblemTitle(t *testing.T) {
+	for _, status := range []int{413, 500} {
+		msgs := collect(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/problem+json")
+			w.WriteHeader(status)
+			fmt.Fprintf(w, `{"type":"about:blank","title":"Title %d","status":%d,"detail":"because"}`, status, status)
+		})
+		if got := kinds(msgs); len(got) != 1 || got[0] != fmt.Sprintf("failed (transport): HTTP %d Title %d: because", status, status) {
+			t.Errorf("%d: %v", status, got)
+		}
+	}
+	msgs := collect(t, func(w http.ResponseWriter, r *http.Request) { http.Error(w, "plain", http.StatusBadGateway) })
+	if got := kinds(msgs); len(got) != 1 || !strings.Contains(got[0], "HTTP 502 Bad Gateway") {
+		t.Errorf("plain error: %v", got)
+	}
+	msgs = collect(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"services":[]}`)) })
+	if got := kinds(msgs); len(got) != 1 || !strings.Contains(got[0], "not an event stream") {
+		t.Errorf("wrong type: %v", got)
+	}
+}
+
+func TestPrematureCloseAndMalformedEvents(t *testing.T) {
+	started := `data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}` + "\n\n"
+	msgs := collect(t, sse(started, `data: {"type":"STATE_SNAP`))
+	if got := kinds(msgs); strings.Join(got, "|") != "RUN_STARTED|closed" {
+		t.Errorf("premature close: %v", got)
+	}
+
+	msgs = collect(t, sse(started, "data: {not json}\n\n", started))
+	if got := kinds(msgs); len(got) != 2 || !strings.HasPrefix(got[1], "failed (protocol): malformed event") {
+		t.Fatalf("malformed: %v", got)
+	}
+
+	// encoding/json would keep the last "type": the frame is refused whole.
+	msgs = collect(t, sse(`data: {"type":"RUN_FINISHED","type":"RUN_STARTED","threadId":"t","runId":"r"}`+"\n\n"))
+	if got := kinds(msgs); len(got) != 1 || !strings.Contains(got[0], "a name repeated") {
+		t.Errorf("repeated name: %v", got)
+	}
+
+	msgs = collect(t, sse(`data: {"type":"RUN_STARTED","threadId":"t"}`+"\n\n"))
+	if got := kinds(msgs); len(got) != 1 || !strings.Contains(got[0], "runId field is required") {
+		t.Errorf("invalid supported event: %v", got)
+	}
+
+	msgs = collect(t, sse(`data: {"type":"NOT_AG_UI"}`+"\n\n"))
+	if got := kinds(msgs); len(got) != 1 || !strings.Contains(got[0], "unknown event type") {
+		t.Errorf("unknown type: %v", got)
+	}
+}
+
+func TestTheRequestIsARunAgentInput(t *testing.T) {
+	var body string
+	collect(t, func(w http.ResponseWriter, r *http.Request) {
+		b := new(strings.Builder)
+		fmt.Fprint(b, r.Method, " ", r.Header.Get("Content-Type"), " ", r.Header.Get("Accept"), " ")
+		buf := make([]byte, 1024)
+		n, _ := r.Body.Read(buf)
+		b.Write(buf[:n])
+		body = b.String()
+	})
+	want := `POST application/json text/event-stream {"threadId":"t","runId":"r","state":{},"messages":[],"tools":[],"context":[],"forwardedProps":{"scenario":"normal"}}`
+	if body != want {
+		t.Errorf("request\n%s\nwant\n%s", body, want)
+	}
+}
+
+// Cancelling the context closes the request: the server sees the client go.
+func TestCancelClosesTheRequest(t *testing.T) {
+	var mu sync.Mutex
+	var sawDisconnect bool
+	gone := make(chan struct{})
+	endpoint := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write([]byte(`data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}` + "\n\n"))
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+			mu.Lock()
+			sawDisconnect = true
+			mu.Unlock()
+			close(gone)
+		case <-time.After(10 * time.Second):
+		}
+	}))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var msgs []core.Msg
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		effects.Client{Endpoint: endpoint}.Stream(ctx, core.Run{Generation: 1, ThreadID: "t", RunID: "r"}, func(m core.Msg) {
+			msgs = append(msgs, m)
+			cancel() // stop after the first event
+		})
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after cancel")
+	}
+	select {
+	case <-gone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server never saw the client go")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !sawDisconnect || len(msgs) != 1 {
+		t.Errorf("disconnect %v, msgs %v (nothing may follow a cancel)", sawDisconnect, kinds(msgs))
+	}
+}
+
+// Every hostile update of the strict-core issue, sent over a real stream:
+// rejected ones fail the run and leave the data as the snapshot made it;
+// valid ones apply.
+func TestHostileUpdatesThroughTheStream(t *testing.T) {
+	const snapshot = `{"type":"STATE_SNAPSHOT","snapshot":{"services":[` +
+		`{"id":"api","name":"API","series":"Core","volume":1200,"latency":60},` +
+		`{"id":"checkout","name":"Checkout","series":"Core","volume":640,"latency":92},` +
+		`{"id":"auth","name":"Auth","series":"Platform","volume":900,"latency":35}]}}`
+	delta := func(ops string) string { return `{"type":"STATE_DELTA","delta":` + ops + `}` }
+	many := strings.Repeat(`{"op":"replace","path":"/services/1/latency","value":1},`, 63) + `{"op":"replace","path":"/services/1/owner","value":1}`
+	tests := []struct {
+		name, frame string
+		reason      string // "" when the update must apply
+	}{
+		{"add /SERVICES", delta(`[{"op":"add","path":"/SERVICES","value":[]}]`), `unknown key "SERVICES"`},
+		{"add /services/0/ID", delta(`[{"op":"add","path":"/services/0/ID","value":"x"}]`), `unknown key "ID"`},
+		{"add /services/0/LATENCY", delta(`[{"op":"add","path":"/services/0/LATENCY","value":7}]`), `unknown key "LATENCY"`},
+		{"a long s", delta(`[{"op":"add","path":"/services/0/ſeries","value":"Core"}]`), `unknown key "ſeries"`},
+		{"latency and Latency", strings.Replace(snapshot, `"latency":60`, `"latency":60,"Latency":61`, 1), `unknown key "Latency"`},
+		{"remove a latency", delta(`[{"op":"remove","path":"/services/0/latency"}]`), "services[0].latency: is required"},
+		{"null volume in a snapshot", strings.Replace(snapshot, `"volume":640`, `"volume":null`, 1), "services[1].volume: must be a number, not null"},
+		{"test /", delta(`[{"op":"test","path":"/","value":{}}]`), "empty reference token"},
+		{"replace /", delta(`[{"op":"replace","path":"/","value":{}}]`), "empty reference token"},
+		{"copy from /services/0/", delta(`[{"op":"copy","from":"/services/0/","path":"/services/1/name"}]`), "empty reference token"},
+		{"64 operations, the last failing", delta("[" + many + "]"), "operation 64 of 64 (replace /services/1/owner)"},
+		{"test -0 against 0", delta(`[{"op":"replace","path":"/services/2/volume","value":0},{"op":"test","path":"/services/2/volume","value":-0}]`), ""},
+		{"null, then a number", delta(`[{"op":"replace","path":"/services/1/latency","value":null},{"op":"replace","path":"/services/1/latency","value":5}]`), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			endpoint := serve(t, sse(
+				`data: {"type":"RUN_STARTED","threadId":"thread-1","runId":"run-1"}`+"\n\n",
+				"data: "+snapshot+"\n\n",
+				"data: "+tt.frame+"\n\n",
+				`data: {"type":"RUN_FINISHED","threadId":"thread-1","runId":"run-1"}`+"\n\n",
+			))
+			m := loop(t, endpoint, core.ClickedRun{Scenario: "normal"})
+			f, failed := m.Lifecycle.(core.Failed)
+			switch {
+			case tt.reason == "" && failed:
+				t.Fatalf("rejected: %s", f.Reason)
+			case tt.reason != "" && (!failed || !strings.Contains(f.Reason, tt.reason)):
+				t.Fatalf("lifecycle %#v, want Failed with %q", m.Lifecycle, tt.reason)
+			case tt.reason != "" && m.Accepted == 1 && (m.Wire.Len() != 3 || latency(t, m, "checkout") != 92 || latency(t, m, "api") != 60):
+				t.Errorf("the data changed: %+v", m.Wire.Services())
+			case tt.reason == "" && m.Lifecycle != (core.Completed{RunID: "run-1"}):
+				t.Errorf("lifecycle %#v", m.Lifecycle)
+			}
+		})
+	}
+}

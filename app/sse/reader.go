@@ -1,0 +1,92 @@
+// Package sse reads Server-Sent Events as the HTML standard parses them.
+package sse
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+)
+
+// ErrEventTooLarge reports an event over the reader's limit.
+var ErrEventTooLarge = errors.New("sse: event too large")
+
+// Reader reads Server-Sent Events from a byte stream as the HTML standard
+// parses them: lines end in LF, CRLF or CR; "data" lines of one event join
+// with LF; lines starting with ":" are comments; a blank line ends an event.
+// Frames and multi-byte characters may be split across reads anywhere.
+type Reader struct {
+	lines   *bufio.Scanner
+	max     int
+	data    []byte
+	hasData bool
+	started bool
+}
+
+// NewReader reads events of at most maxEvent bytes of data from r.
+func NewReader(r io.Reader, maxEvent int) *Reader {
+	lines := bufio.NewScanner(r)
+	lines.Buffer(make([]byte, 0, 4096), maxEvent+len("data: \r\n"))
+	lines.Split(scanLines)
+	return &Reader{lines: lines, max: maxEvent}
+}
+
+// Next returns the data of the next event. The slice is valid until the
+// next call. At the end of the stream it returns io.EOF; an event not ended
+// by a blank line is discarded, as the standard says.
+func (s *Reader) Next() ([]byte, error) {
+	s.data, s.hasData = s.data[:0], false
+	for s.lines.Scan() {
+		line := s.lines.Bytes()
+		if !s.started {
+			s.started = true
+			line = bytes.TrimPrefix(line, []byte("\uFEFF"))
+		}
+		if len(line) == 0 {
+			if s.hasData {
+				return s.data[:len(s.data)-1], nil // drop the last joining LF
+			}
+			continue
+		}
+		if line[0] == ':' {
+			continue
+		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		if string(field) != "data" {
+			continue // event, id and retry mean nothing to AG-UI
+		}
+		value = bytes.TrimPrefix(value, []byte(" "))
+		if len(s.data)+len(value) > s.max {
+			return nil, ErrEventTooLarge
+		}
+		s.data = append(append(s.data, value...), '\n')
+		s.hasData = true
+	}
+	if err := s.lines.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, ErrEventTooLarge
+		}
+		return nil, err
+	}
+	return nil, io.EOF
+}
+
+// scanLines splits at LF, CRLF or a lone CR. A CR at the end of the buffered
+// data waits for one more byte: it may be the first half of a CRLF.
+func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	i := bytes.IndexAny(data, "\r\n")
+	switch {
+	case i < 0 && atEOF && len(data) > 0:
+		return len(data), data, nil
+	case i < 0:
+		return 0, nil, nil
+	case data[i] == '\n':
+		return i + 1, data[:i], nil
+	case i+1 < len(data) && data[i+1] == '\n':
+		return i + 2, data[:i], nil
+	case i+1 < len(data) || atEOF:
+		return i + 1, data[:i], nil
+	default:
+		return 0, nil, nil
+	}
+}

@@ -1,0 +1,63 @@
+package sse
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func readAll(t *testing.T, stream string, max int) ([]string, error) {
+	t.Helper()
+	r := NewReader(iotest.OneByteReader(strings.NewReader(stream)), max)
+	var out []string
+	for {
+		data, err := r.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return out, nil
+			}
+			return out, err
+		}
+		out = append(out, string(data))
+	}
+}
+
+func TestSSEReader(t *testing.T) {
+	tests := []struct {
+		name, stream string
+		want         []string
+	}{
+		{"AG-UI framing", "data: {\"a\":1}\n\ndata: {\"b\":2}\n\n", []string{`{"a":1}`, `{"b":2}`}},
+		{"CRLF and lone CR", "data: a\r\n\r\ndata: b\r\rdata: c\n\n", []string{"a", "b", "c"}},
+		{"multi-line data joins with LF", "data: {\"a\":\ndata: 1}\n\n", []string{"{\"a\":\n1}"}},
+		{"comments and other fields", ": hi\nevent: x\nid: 7\nretry: 10\ndata: d\n\n", []string{"d"}},
+		{"no space after colon", "data:x\n\n", []string{"x"}},
+		{"only one space is stripped", "data:  x\n\n", []string{" x"}},
+		{"a field with no colon", "data\n\n", []string{""}},
+		{"blank lines without data", "\n\n\ndata: x\n\n", []string{"x"}},
+		{"BOM", "\uFEFFdata: x\n\n", []string{"x"}},
+		{"unterminated last event is dropped", "data: x\n\ndata: y\n", []string{"x"}},
+		{"unterminated last line", "data: x\n\ndata: y", []string{"x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readAll(t, tt.stream, 1024)
+			if err != nil || strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSSEReaderBoundsEvents(t *testing.T) {
+	for _, stream := range []string{
+		"data: " + strings.Repeat("x", 200) + "\n\n",                    // one long line
+		strings.Repeat("data: "+strings.Repeat("x", 50)+"\n", 5) + "\n", // many lines
+	} {
+		if _, err := readAll(t, stream, 100); !errors.Is(err, ErrEventTooLarge) {
+			t.Errorf("err %v, want ErrEventTooLarge", err)
+		}
+	}
+}
