@@ -77,15 +77,27 @@ func main() {
 			fmt.Sprintf("%.1f goroutines/stream (%.1f server side) · %.1f KiB heap/stream (both ends) · all held in %.0f ms · goroutines back to baseline %.0f ms after every client cancelled",
 				s["goroutines/stream"], s["server-goroutines/stream"], s["heap-KiB/stream"], s["ms-to-hold"], s["ms-to-release"]))
 	}
-	for _, n := range []string{"4", "100", "1000"} {
+	for _, n := range []string{"4", "100", "1000", "10000"} {
 		name := "UpdateDelta/services=" + n
 		nat, js := native[name], wasmNode[name]
 		if nat == nil || js == nil {
 			continue
 		}
-		row(fmt.Sprintf("(c) client: one delta, apply + validate + reduce, %s services", group(parseFloat(n))),
+		row(fmt.Sprintf("(c) client: one delta, read + apply + check + reduce, %s services", group(parseFloat(n))),
 			fmt.Sprintf("native %s (%s allocs) · wasm/Node %s · wasm/native %.1fx",
 				duration(nat["ns/op"]), group(nat["allocs/op"]), duration(js["ns/op"]), js["ns/op"]/nat["ns/op"]))
+	}
+	if small, large := native["UpdateDelta/services=4"], native["UpdateDelta/services=10000"]; small != nil && large != nil {
+		smallJS, largeJS := wasmNode["UpdateDelta/services=4"], wasmNode["UpdateDelta/services=10000"]
+		row("(c) client: one delta at 10,000 services against one at 4 (budget 10x)",
+			fmt.Sprintf("native %.2fx · wasm/Node %.2fx", large["ns/op"]/small["ns/op"], largeJS["ns/op"]/smallJS["ns/op"]))
+	}
+	if ok, bad := native["Patch64/accepted"], native["Patch64/rejected"]; ok != nil && bad != nil {
+		okJS, badJS := wasmNode["Patch64/accepted"], wasmNode["Patch64/rejected"]
+		row("(c) client: 64-operation delta at 1,000 services, rejected at its last against accepted (budget 4x)",
+			fmt.Sprintf("native %s / %s = %.2fx · wasm/Node %s / %s = %.2fx",
+				duration(bad["ns/op"]), duration(ok["ns/op"]), bad["ns/op"]/ok["ns/op"],
+				duration(badJS["ns/op"]), duration(okJS["ns/op"]), badJS["ns/op"]/okJS["ns/op"]))
 	}
 
 	raw, err := os.ReadFile(*wasm)
