@@ -5,11 +5,13 @@ CHROMIUM  ?= /usr/bin/chromium
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 PACKAGES   = $(shell $(GO) list ./... | grep -v /e2e)
 
-.PHONY: run test wasm vet lint unit wasm-test e2e chromium bench clean
+.PHONY: run test wasm vet lint unit wasm-test e2e chromium bench bench-peer conformance clean
 
-## run: build the wasm and serve http://localhost:8080/agent-analysis
+## run: build the wasm and the server, and serve http://localhost:8080/agent-analysis
+## (the binary itself, not go run, so that Ctrl-C shuts it down cleanly)
 run: wasm
-	$(GO) run ./server/cmd/agent-analysis -addr $(ADDR)
+	$(GO) build -o bin/agent-analysis ./server/cmd/agent-analysis
+	./bin/agent-analysis -addr $(ADDR) $(FLAGS)
 
 ## test: gofmt, vet, staticcheck, unit tests natively and under wasm, browser tests
 test: vet lint unit wasm-test e2e
@@ -64,13 +66,18 @@ BENCH = bin/bench
 bench: wasm chromium
 	@mkdir -p $(BENCH)
 	$(GO) test -run '^$$' -bench NormalStream -benchmem ./server/ > $(BENCH)/server.txt
-	$(GO) test -run '^$$' -bench HeldSlowStreams -benchtime 1x ./server/ >> $(BENCH)/server.txt
+	$(GO) test -run '^$$' -bench 'HeldSlowStreams|HealthzUnderStalledBodies' -benchtime 1x ./server/ >> $(BENCH)/server.txt
 	$(GO) test -run '^$$' -bench 'UpdateDelta|Patch64' -benchmem ./app/core/ > $(BENCH)/app.txt
 	@# Twice under Node: the first pass also warms up V8's optimising tiers; the table reads the last.
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^$$' -bench 'UpdateDelta|Patch64' -benchmem -count 2 ./app/core/ > $(BENCH)/app-wasm.txt
 	CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench Browser -benchtime 1x ./e2e/ > $(BENCH)/browser.txt
 	@echo
 	@$(GO) run ./e2e/benchtable -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt
+
+## bench-peer: server CPU per stream against the Node + @ag-ui/encoder stack, side by side
+## (needs Node and npm; not part of make test)
+bench-peer:
+	$(GO) run ./bench/peer
 
 clean:
 	rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -25,11 +26,17 @@ import (
 var (
 	baseURL   string          // the server, on a free loopback port
 	webDir    string          // the web folder it serves, with the wasm just built
+	serverBin string          // the server binary, for tests that start one of their own
 	serverLog *logBook        // its JSON request log
 	browser   context.Context // one headless Chromium; each test gets its own browser context
 )
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		fmt.Println("e2e: the browser suite is skipped with -short; make test (or make e2e) runs it")
+		os.Exit(0)
+	}
 	code, err := run(m)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
@@ -57,12 +64,13 @@ func run(m *testing.M) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	webDir = web
-	server, err := startServer(bin, web)
+	webDir, serverBin = web, bin
+	server, err := startServer(bin, "-web", web)
 	if err != nil {
 		return 1, err
 	}
 	defer server.stop()
+	baseURL, serverLog = server.url, server.log
 
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(chromium),
@@ -114,11 +122,13 @@ func build(work string) (web, bin string, err error) {
 type serverProcess struct {
 	cmd  *exec.Cmd
 	done chan error
+	url  string   // http://127.0.0.1:port
+	log  *logBook // its JSON request log
 }
 
 // startServer runs the binary on a free loopback port and reads its log.
-func startServer(bin, web string) (*serverProcess, error) {
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-web", web, "-log-json")
+func startServer(bin string, args ...string) (*serverProcess, error) {
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-log-json"}, args...)...)
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the tests
 	out, err := cmd.StdoutPipe()
@@ -128,16 +138,15 @@ func startServer(bin, web string) (*serverProcess, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	p := &serverProcess{cmd: cmd, done: make(chan error, 1)}
-	serverLog = &logBook{}
+	p := &serverProcess{cmd: cmd, done: make(chan error, 1), log: &logBook{}}
 	listening := make(chan string, 1)
 	go func() {
-		serverLog.read(out, listening)
+		p.log.read(out, listening)
 		p.done <- cmd.Wait()
 	}()
 	select {
 	case url := <-listening:
-		baseURL = strings.TrimSuffix(url, "/agent-analysis")
+		p.url = strings.TrimSuffix(url, "/agent-analysis")
 		return p, nil
 	case err := <-p.done:
 		return nil, fmt.Errorf("server exited: %v", err)

@@ -136,3 +136,21 @@ func describe(ev events.Event) string {
 }
 
 func lines(s []string) string { return "  " + strings.Join(s, "\n  ") }
+
+// lockedBuffer is a log destination the test reads while the server writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) snapshot() *bytes.Buffer {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return bytes.NewBuffer(bytes.Clone(l.b.Bytes()))
+}

@@ -2,6 +2,8 @@ package server
 
 import (
 	"net/http"
+	"path"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -19,9 +21,10 @@ self.addEventListener("activate", (event) => {
 `
 
 // handlePages serves the prerendered go-app pages and go-app's own scripts.
+// Without a built app.wasm the pages say how to build it instead.
 func handlePages(wasm *wasmBuild) http.Handler {
 	ui.Register()
-	return &app.Handler{
+	pages := &app.Handler{
 		Name:                    "Agent Analysis",
 		ShortName:               "Agent Analysis",
 		Title:                   "Agent Analysis: AG-UI state sync demo",
@@ -35,7 +38,33 @@ func handlePages(wasm *wasmBuild) http.Handler {
 		WasmContentLengthHeader: "X-Wasm-Content-Length",
 		ServiceWorkerTemplate:   appWorker,
 	}
+	if wasm.identity != nil {
+		return pages
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if path.Ext(r.URL.Path) != "" || strings.HasPrefix(r.URL.Path, "/manifest") {
+			pages.ServeHTTP(w, r) // go-app's scripts, manifest and worker
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte(notBuiltPage))
+	})
 }
+
+// notBuiltPage is what pages show when the server has no app.wasm.
+const notBuiltPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Agent Analysis: the client is not built</title>
+<link rel="stylesheet" href="/web/agent-analysis.css"></head>
+<body><main class="page" id="main"><h1>The browser client is not built</h1>
+<p>This server has no <code>app.wasm</code> in its web folder. Build it from the repository with
+<code>make wasm</code> (or start everything with <code>make run</code>), then reload this page.
+If the server runs from another directory, pass <code>-web /path/to/agent-analysis/web</code>.</p>
+<p>The AG-UI endpoint <code>POST /api/agent-analysis</code> and <code>/healthz</code> work without it.</p>
+</main></body></html>
+`
 
 // resolver keeps resource paths as they are, assets being served under
 // /web/ by this server whatever its working directory, except the wasm,

@@ -97,7 +97,7 @@ func TestOfficialClientBodyIsAccepted(t *testing.T) {
 }
 
 func TestHealthzAndPageHeaders(t *testing.T) {
-	h := server.New(server.Config{})
+	h := server.New(server.Config{WebDir: webDir(t, "wasm", "", 0)})
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
 	if rec.Code != 200 || rec.Body.String() != "ok\n" {

@@ -7,14 +7,17 @@ import (
 // addRoutes is the server's whole surface, in one place.
 func addRoutes(mux *http.ServeMux, cfg Config) {
 	wasm := loadWasm(cfg.WebDir, cfg.Logger)
-	mux.Handle("POST /api/agent-analysis", handleRun(cfg, newValidator()))
-	mux.Handle("/api/agent-analysis", methodNotAllowed(http.MethodPost))
+	api := withCORS(cfg.CORSOrigins)
+	progress := withProgressDeadline(cfg.ProgressTimeout)
+
+	mux.Handle("POST /api/agent-analysis", api(handleRun(cfg, newValidator(), newStreamSlots(cfg.MaxStreams))))
+	mux.Handle("/api/agent-analysis", api(methodNotAllowed(http.MethodPost)))
 	mux.Handle("GET /healthz", handleHealthz())
 	mux.Handle("GET /{$}", http.RedirectHandler("/agent-analysis", http.StatusFound))
-	mux.Handle("GET /web/app.wasm", wasm)
-	mux.Handle("GET "+wasm.url(), wasm)
-	mux.Handle("GET /web/", handleStatic(cfg.WebDir))
-	mux.Handle("/", handlePages(wasm))
+	mux.Handle("GET /web/app.wasm", progress(wasm))
+	mux.Handle("GET "+wasm.url(), progress(wasm))
+	mux.Handle("GET /web/", progress(handleStatic(cfg.WebDir)))
+	mux.Handle("/", progress(handlePages(wasm)))
 }
 
 func handleHealthz() http.Handler {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -11,29 +12,42 @@ import (
 
 // handleRun answers POST /api/agent-analysis: a checked RunAgentInput gets
 // its scenario played as an AG-UI SSE stream; anything else a Problem.
-func handleRun(cfg Config, v *validator.Validate) http.Handler {
+func handleRun(cfg Config, v *validator.Validate, slots streamSlots) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, p := decodeRunInput(w, r, v)
+		req, p := decodeRunInput(w, r, v, cfg.BodyTimeout)
 		if p != nil {
 			writeProblem(w, p)
 			return
 		}
 		addLogAttrs(r.Context(), slog.String("scenario", req.Scenario),
 			slog.String("threadId", req.ThreadID), slog.String("runId", req.RunID))
+		if !slots.take() {
+			addLogAttrs(r.Context(), slog.String("end", "over-capacity"))
+			w.Header().Set("Retry-After", "5")
+			writeProblem(w, problem(http.StatusServiceUnavailable, "too-many-streams", "Too many streams",
+				fmt.Sprintf("This server plays at most %d streams at once; retry shortly.", cap(slots))))
+			return
+		}
+		defer slots.give()
 
 		h := w.Header()
 		h.Set("Content-Type", "text/event-stream")
 		h.Set("Cache-Control", "no-cache")
+		h.Set("X-Accel-Buffering", "no") // nginx would buffer the stream otherwise
 		w.WriteHeader(http.StatusOK)
 		rc := http.NewResponseController(w)
-		// Headers go out at once: the client sees the stream open and, on
-		// HTTP/1.1, disconnects are only noticed once the response started.
-		// A failed flush shows again on the first event and ends the stream.
-		_ = rc.Flush()
-
 		script, _ := fixtures.Lookup(req.Scenario) // decodeRunInput checked it exists
+		steps := script.ForRun(req.ThreadID, req.RunID)
+		// The client must see the stream open at once, and on HTTP/1.1 a
+		// disconnect is only noticed once the response has started. When
+		// the first event is due now, it carries the headers out; else they
+		// go alone. A failed flush shows again on the first event.
+		if steps[0].After > 0 && !cfg.NoDelay {
+			_ = rc.Flush()
+		}
+
 		s := stream{
-			w: w, rc: rc, steps: script.ForRun(req.ThreadID, req.RunID), req: req,
+			w: w, rc: rc, steps: steps, req: req,
 			noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.OnDispose, log: cfg.Logger,
 		}
 		d := s.play(r.Context())

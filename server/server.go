@@ -10,20 +10,41 @@ import (
 )
 
 // Config is everything the server depends on. The zero value serves the
-// fixtures with their real delays, pages from ./web and logs nowhere.
+// fixtures with their real delays, pages from ./web, logs nowhere and
+// allows no other origin.
 type Config struct {
 	// WebDir holds the static assets, the built app.wasm among them.
+	// Without an app.wasm the API and /healthz still work.
 	WebDir string
 	// Logger receives one line per request; nil discards.
 	Logger *slog.Logger
-	// NoDelay plays fixtures without their delays (tests, benchmarks).
+	// NoDelay plays fixtures without their delays (operators running
+	// client test suites; requests can never choose this).
 	NoDelay bool
 	// WriteTimeout bounds each event write to a slow client; 0 means 10 s.
 	WriteTimeout time.Duration
+	// BodyTimeout bounds reading a request body, from the handler's start;
+	// past it the answer is 408. 0 means 10 s.
+	BodyTimeout time.Duration
+	// ProgressTimeout drops a page, file or wasm response whose client
+	// accepts nothing for this long; a slow reader that keeps reading is
+	// kept. 0 means 30 s.
+	ProgressTimeout time.Duration
+	// MaxStreams caps the streams played at once; above it a stream
+	// request gets 503 with Retry-After. 0 means DefaultMaxStreams.
+	MaxStreams int
+	// CORSOrigins are the other origins allowed to call the API ("*" for
+	// any). None by default: same origin only.
+	CORSOrigins []string
 	// OnDispose, if set, is told once per stream that its timer and cursor
 	// were released. Tests use it to prove disposal; production leaves it nil.
 	OnDispose func(Disposal)
 }
+
+// DefaultMaxStreams is sized for a 2-core, few-GiB machine: a held stream
+// costs about 2 goroutines and 30 KiB, so 2,000 of them take some 60 MiB
+// and stay well inside a default 4,096 open-file limit.
+const DefaultMaxStreams = 2000
 
 // ErrShutdown is the cancellation cause main gives every request context
 // when the server shuts down, so streams end promptly and say why.
@@ -37,10 +58,20 @@ func New(cfg Config) http.Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.WriteTimeout == 0 {
-		cfg.WriteTimeout = 10 * time.Second
+	cfg.WriteTimeout = orDefault(cfg.WriteTimeout, 10*time.Second)
+	cfg.BodyTimeout = orDefault(cfg.BodyTimeout, 10*time.Second)
+	cfg.ProgressTimeout = orDefault(cfg.ProgressTimeout, 30*time.Second)
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = DefaultMaxStreams
 	}
 	mux := http.NewServeMux()
 	addRoutes(mux, cfg)
 	return withSecurityHeaders(withRequestLog(cfg.Logger, mux))
+}
+
+func orDefault(d, fallback time.Duration) time.Duration {
+	if d <= 0 {
+		return fallback
+	}
+	return d
 }

@@ -48,9 +48,12 @@ type stream struct {
 }
 
 // play writes the steps, waiting each one's delay, until it ends, the
-// request's context ends or a write fails. Its deferred release is the single
-// place the timer stops, so disposal happens exactly once and nothing is
-// written after it.
+// request's context ends or a write fails. Events due at the same moment
+// go out in one write, flushed before the next wait, so each event reaches
+// the client when it is due; the last ones are flushed by net/http as the
+// handler returns, in the same write as the end of the chunked body. Its deferred release is
+// the single place the timer stops, so disposal happens exactly once and
+// nothing is written after it.
 func (s *stream) play(ctx context.Context) (d Disposal) {
 	d.Scenario = s.req.Scenario
 	var timer *time.Timer
@@ -63,9 +66,25 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		}
 	}()
 
-	var frame []byte
+	var due []byte // frames due now, not yet written
+	pending := 0
+	flush := func(last bool) bool {
+		if pending == 0 {
+			return true
+		}
+		if err := s.write(due, !last); err != nil {
+			d.End = EndWriteFailed
+			return false
+		}
+		d.Sent += pending
+		due, pending = due[:0], 0
+		return true
+	}
 	for _, step := range s.steps {
 		if step.After > 0 && !s.noDelay {
+			if !flush(false) {
+				return d
+			}
 			if timer == nil {
 				timer = time.NewTimer(step.After)
 			} else {
@@ -81,28 +100,26 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 			d.End = ended(ctx)
 			return d
 		}
-
-		frame = appendFrame(frame[:0], step.Event)
-		if err := s.write(frame); err != nil {
-			d.End = EndWriteFailed
-			return d
-		}
-		d.Sent++
+		due = appendFrame(due, step.Event)
+		pending++
 		if s.log.Enabled(ctx, slog.LevelDebug) {
 			s.log.LogAttrs(ctx, slog.LevelDebug, "event", slog.String("runId", s.req.RunID),
-				slog.Int("seq", d.Sent), slog.String("type", string(step.Type)))
+				slog.Int("seq", d.Sent+pending), slog.String("type", string(step.Type)))
 		}
 	}
-	d.End = EndCompleted
+	if flush(true) {
+		d.End = EndCompleted
+	}
 	return d
 }
 
-func (s *stream) write(frame []byte) error {
-	// Streams have no server-wide WriteTimeout; each write gets its own.
+// write sends frames in one write, flushed if asked. Streams have no
+// server-wide WriteTimeout; each write gets its own deadline.
+func (s *stream) write(frames []byte, flush bool) error {
 	if err := s.rc.SetWriteDeadline(time.Now().Add(s.writeTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		return err
 	}
-	if _, err := s.w.Write(frame); err != nil {
+	if _, err := s.w.Write(frames); err != nil || !flush {
 		return err
 	}
 	return s.rc.Flush()

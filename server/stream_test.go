@@ -66,6 +66,7 @@ func TestScenarioStreamsAreExact(t *testing.T) {
 				"Content-Type":           "text/event-stream",
 				"Cache-Control":          "no-cache",
 				"X-Content-Type-Options": "nosniff",
+				"X-Accel-Buffering":      "no",
 			} {
 				if got := resp.Header.Get(header); got != value {
 					t.Errorf("%s = %q, want %q", header, got, value)

@@ -70,7 +70,12 @@ func main() {
 
 	if s := server["NormalStream"]; s != nil {
 		row("(a) server: normal stream, delays zeroed, in-process",
-			fmt.Sprintf("%s events/s · %.1f allocs/event · %s B/event", group(s["events/s"]), s["allocs/event"], group(s["B/event"])))
+			fmt.Sprintf("%s events/s · %.1f allocs/event · %s B/event · %.0f write and %.0f flush per stream",
+				group(s["events/s"]), s["allocs/event"], group(s["B/event"]), s["writes/stream"], s["flushes/stream"]))
+	}
+	if s := server["HealthzUnderStalledBodies"]; s != nil {
+		row(fmt.Sprintf("(b) server: /healthz while %s connections trickle their bodies", group(s["stalled-bodies"])),
+			fmt.Sprintf("p50 %.2f ms · p99 %.2f ms (500 requests; budget p99 100 ms)", s["ms-p50"], s["ms-p99"]))
 	}
 	if s := server["HeldSlowStreams"]; s != nil {
 		row(fmt.Sprintf("(b) server: %s slow streams held over loopback", group(s["streams"])),

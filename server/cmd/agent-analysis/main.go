@@ -11,9 +11,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -33,15 +35,32 @@ func main() {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("agent-analysis", flag.ContinueOnError)
 	flags.SetOutput(stderr)
-	addr := flags.String("addr", ":8080", "listen address")
-	web := flags.String("web", "web", "directory of static assets, app.wasm included")
-	debug := flags.Bool("debug", false, "verbose logging")
-	jsonLog := flags.Bool("log-json", false, "log as JSON lines")
-	if err := flags.Parse(args); err != nil {
-		return err
+	flags.Usage = func() {
+		fmt.Fprintf(flags.Output(), "Usage: agent-analysis [flags]\n\n"+
+			"Serves the Agent Analysis demo and its deterministic AG-UI fixture endpoint,\n"+
+			"POST /api/agent-analysis. Flags:\n\n")
+		flags.PrintDefaults()
 	}
-	if _, err := os.Stat(filepath.Join(*web, "app.wasm")); err != nil {
-		return fmt.Errorf("%w (build it with `make wasm`)", err)
+	addr := flags.String("addr", ":8080", "listen address")
+	web := flags.String("web", "web", "directory of static assets and the built app.wasm, relative to the working directory\n(without app.wasm the API and /healthz still work)")
+	debug := flags.Bool("debug", false, "log every event and asset request")
+	jsonLog := flags.Bool("log-json", false, "log as JSON lines")
+	noDelay := flags.Bool("no-delay", false, "play every fixture without its delays (for client test suites; requests cannot choose this)")
+	maxStreams := flags.Int("max-streams", server.DefaultMaxStreams, "streams played at once; above it a stream request gets 503 with Retry-After")
+	corsOrigins := flags.String("cors-origins", "", "comma-separated origins (scheme://host[:port]) allowed to call the API, or * for any;\nnone by default: same origin only")
+	switch err := flags.Parse(args); {
+	case errors.Is(err, flag.ErrHelp):
+		return nil
+	case err != nil:
+		return err
+	case flags.NArg() > 0:
+		return fmt.Errorf("unexpected argument %q (see -h)", flags.Arg(0))
+	case *maxStreams < 1:
+		return fmt.Errorf("-max-streams must be at least 1, got %d", *maxStreams)
+	}
+	origins, err := parseOrigins(*corsOrigins)
+	if err != nil {
+		return err
 	}
 
 	level := slog.LevelInfo
@@ -49,11 +68,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		level = slog.LevelDebug
 	}
 	opts := &slog.HandlerOptions{Level: level}
-	var handler slog.Handler = slog.NewTextHandler(stdout, opts)
+	logOut := newBatchedWriter(stdout, 50*time.Millisecond)
+	defer logOut.Close()
+	var handler slog.Handler = slog.NewTextHandler(logOut, opts)
 	if *jsonLog {
-		handler = slog.NewJSONHandler(stdout, opts)
+		handler = slog.NewJSONHandler(logOut, opts)
 	}
 	logger := slog.New(handler)
+	if _, err := os.Stat(filepath.Join(*web, "app.wasm")); err != nil {
+		dir, _ := filepath.Abs(*web)
+		logger.Warn("no app.wasm: the API and /healthz work, the pages say how to build the client (make wasm, or -web DIR)", "web", dir)
+	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -64,15 +89,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	base, cancelRequests := context.WithCancelCause(context.Background())
 	defer cancelRequests(nil)
 	srv := &http.Server{
-		Handler:           server.New(server.Config{WebDir: *web, Logger: logger}),
+		Handler: server.New(server.Config{
+			WebDir: *web, Logger: logger, NoDelay: *noDelay, MaxStreams: *maxStreams, CORSOrigins: origins,
+		}),
 		ReadHeaderTimeout: 5 * time.Second,
-		IdleTimeout:       60 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return base },
-		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
+		// Headers, then a body: the API's handler gives a body 10 s of its
+		// own; this also bounds a body no handler reads.
+		ReadTimeout: 15 * time.Second,
+		IdleTimeout: 60 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return base },
+		ErrorLog:    slog.NewLogLogger(handler, slog.LevelWarn),
 	}
 	srv.RegisterOnShutdown(func() { cancelRequests(server.ErrShutdown) })
 
-	logger.Info("listening", "url", "http://"+ln.Addr().String()+"/agent-analysis")
+	logger.Info("listening", "url", "http://"+ln.Addr().String()+"/agent-analysis",
+		"noDelay", *noDelay, "maxStreams", *maxStreams, "corsOrigins", strings.Join(origins, ","))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
@@ -92,4 +123,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return serveErr
 	}
 	return err
+}
+
+// parseOrigins reads -cors-origins: "*", or origins written as a browser
+// sends them in its Origin header.
+func parseOrigins(list string) ([]string, error) {
+	var origins []string
+	for o := range strings.SplitSeq(list, ",") {
+		o = strings.TrimSpace(o)
+		if o == "" {
+			continue
+		}
+		if o != "*" {
+			u, err := url.Parse(o)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+				u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+				return nil, fmt.Errorf("-cors-origins: %q is not an origin such as http://localhost:5173, or *", o)
+			}
+			o = u.Scheme + "://" + u.Host
+		}
+		origins = append(origins, o)
+	}
+	return origins, nil
 }

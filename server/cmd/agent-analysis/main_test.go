@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -49,7 +51,7 @@ func (s *syncBuffer) logLines() []map[string]any {
 
 func waitFor[T any](t *testing.T, what string, f func() (T, bool)) T {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
 		if v, ok := f(); ok {
 			return v
@@ -60,37 +62,82 @@ func waitFor[T any](t *testing.T, what string, f func() (T, bool)) T {
 	panic("unreachable")
 }
 
-func TestShutdownEndsOpenStreamsAndExitsCleanly(t *testing.T) {
-	web := t.TempDir()
-	os.WriteFile(filepath.Join(web, "app.wasm"), []byte("\x00asm"), 0o644)
-	ctx, stop := context.WithCancel(context.Background())
-	var stdout syncBuffer
+// instance is run() serving on a free loopback port.
+type instance struct {
+	base   string
+	stdout *syncBuffer
+	stop   func() error // shuts down and returns run's error
+}
+
+func start(t *testing.T, args ...string) *instance {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout := &syncBuffer{}
 	result := make(chan error, 1)
 	go func() {
-		result <- run(ctx, []string{"-addr", "127.0.0.1:0", "-web", web, "-log-json"}, &stdout, io.Discard)
+		result <- run(ctx, append([]string{"-addr", "127.0.0.1:0", "-log-json"}, args...), stdout, io.Discard)
 	}()
-
 	pageURL := waitFor(t, "the listening line", func() (string, bool) {
 		for _, l := range stdout.logLines() {
 			if l["msg"] == "listening" {
 				return l["url"].(string), true
 			}
 		}
+		select {
+		case err := <-result:
+			t.Fatalf("run returned %v before listening", err)
+		default:
+		}
 		return "", false
 	})
-	base := strings.TrimSuffix(pageURL, "/agent-analysis")
+	in := &instance{base: strings.TrimSuffix(pageURL, "/agent-analysis"), stdout: stdout}
+	stopped := false
+	in.stop = func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-result:
+			return err
+		case <-time.After(20 * time.Second):
+			t.Fatal("run did not return after its context ended")
+			return nil
+		}
+	}
+	t.Cleanup(func() {
+		in.stop()
+		http.DefaultClient.CloseIdleConnections()
+	})
+	return in
+}
 
-	if resp, err := http.Get(base + "/healthz"); err != nil || resp.StatusCode != 200 {
+func webWithWasm(t *testing.T) string {
+	web := t.TempDir()
+	os.WriteFile(filepath.Join(web, "app.wasm"), []byte("\x00asm"), 0o644)
+	return web
+}
+
+func post(t *testing.T, base, scenario string) *http.Response {
+	t.Helper()
+	body := fmt.Sprintf(`{"threadId":"t","runId":"r","forwardedProps":{"scenario":%q}}`, scenario)
+	resp, err := http.Post(base+"/api/agent-analysis", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+func TestShutdownEndsOpenStreamsAndExitsCleanly(t *testing.T) {
+	in := start(t, "-web", webWithWasm(t))
+	if resp, err := http.Get(in.base + "/healthz"); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("healthz: %v %v", resp, err)
 	} else {
 		resp.Body.Close()
 	}
 
-	body := `{"threadId":"t","runId":"r","forwardedProps":{"scenario":"slow"}}`
-	resp, err := http.Post(base+"/api/agent-analysis", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := post(t, in.base, "slow")
 	defer resp.Body.Close()
 	lines := bufio.NewReader(resp.Body)
 	if first, err := lines.ReadString('\n'); err != nil || !strings.Contains(first, "RUN_STARTED") {
@@ -99,25 +146,18 @@ func TestShutdownEndsOpenStreamsAndExitsCleanly(t *testing.T) {
 
 	// The slow stream has seconds to go; shutdown must not wait for it.
 	start := time.Now()
-	stop()
-	select {
-	case err := <-result:
-		if err != nil {
-			t.Fatalf("run returned %v", err)
-		}
-	case <-time.After(3 * time.Second):
-		t.Fatal("shutdown waited for the open stream")
+	if err := in.stop(); err != nil {
+		t.Fatalf("run returned %v", err)
 	}
-	if took := time.Since(start); took > time.Second {
-		t.Errorf("shutdown took %v", took)
+	if took := time.Since(start); took > 4*time.Second {
+		t.Errorf("shutdown took %v: it waited for the stream", took)
 	}
 	rest, _ := io.ReadAll(lines)
 	if strings.Contains(string(rest), "RUN_FINISHED") {
 		t.Errorf("stream finished instead of ending at shutdown: %s", rest)
 	}
-
 	var streamLog map[string]any
-	for _, l := range stdout.logLines() {
+	for _, l := range in.stdout.logLines() {
 		if l["path"] == "/api/agent-analysis" {
 			streamLog = l
 		}
@@ -125,12 +165,97 @@ func TestShutdownEndsOpenStreamsAndExitsCleanly(t *testing.T) {
 	if streamLog["end"] != "shutdown" || streamLog["scenario"] != "slow" || streamLog["status"] != float64(200) {
 		t.Errorf("stream log line %v", streamLog)
 	}
-	http.DefaultClient.CloseIdleConnections()
 }
 
-func TestMissingWasmIsAClearError(t *testing.T) {
-	err := run(context.Background(), []string{"-addr", "127.0.0.1:0", "-web", t.TempDir()}, io.Discard, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "make wasm") {
-		t.Fatalf("run = %v", err)
+// A body that stalls does not hold shutdown for its 10 s.
+func TestShutdownDoesNotWaitOnAStalledBody(t *testing.T) {
+	in := start(t, "-web", webWithWasm(t))
+	conn, err := net.Dial("tcp", strings.TrimPrefix(in.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprint(conn, "POST /api/agent-analysis HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+	waitFor(t, "the server to read the headers", func() (bool, bool) {
+		resp, err := http.Get(in.base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return true, err == nil
+	})
+	time.Sleep(100 * time.Millisecond) // the handler is now blocked in the body
+	start := time.Now()
+	if err := in.stop(); err != nil {
+		t.Fatalf("run returned %v", err)
+	}
+	if took := time.Since(start); took > 4*time.Second {
+		t.Errorf("shutdown took %v: it waited for the stalled body", took)
+	}
+}
+
+func TestStartsWithoutWasm(t *testing.T) {
+	web := t.TempDir()
+	in := start(t, "-web", web)
+	warned := false
+	for _, l := range in.stdout.logLines() {
+		warned = warned || (l["level"] == "WARN" && strings.Contains(fmt.Sprint(l["msg"]), "no app.wasm"))
+	}
+	if !warned {
+		t.Error("no warning about the missing app.wasm")
+	}
+	page, err := http.Get(in.base + "/agent-analysis")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	if page.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "make wasm") {
+		t.Errorf("page: %d %s", page.StatusCode, body)
+	}
+	resp := post(t, in.base, "normal")
+	stream, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(stream), "RUN_FINISHED") {
+		t.Errorf("API without the wasm: %d %s", resp.StatusCode, stream)
+	}
+}
+
+func TestNoDelayPlaysTheSlowScenarioAtOnce(t *testing.T) {
+	in := start(t, "-web", webWithWasm(t), "-no-delay")
+	begin := time.Now()
+	resp := post(t, in.base, "slow")
+	stream, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	// The slow scenario's delays add up to 6.25 s.
+	if took := time.Since(begin); took > 6*time.Second || strings.Count(string(stream), "data: ") != 5 {
+		t.Errorf("took %v for %d events", took, strings.Count(string(stream), "data: "))
+	}
+}
+
+func TestFlags(t *testing.T) {
+	var stderr bytes.Buffer
+	if err := run(context.Background(), []string{"-h"}, io.Discard, &stderr); err != nil {
+		t.Errorf("-h: %v", err)
+	}
+	for _, flag := range []string{"-no-delay", "-max-streams", "-cors-origins", "-web", "-addr"} {
+		if !strings.Contains(stderr.String(), flag) {
+			t.Errorf("usage lacks %s:\n%s", flag, stderr.String())
+		}
+	}
+	for _, args := range [][]string{
+		{"-cors-origins", "ftp://example.test"},
+		{"-cors-origins", "http://localhost:5173/app"},
+		{"-cors-origins", "localhost:5173"},
+		{"-max-streams", "0"},
+		{"-nope"},
+		{"stray"},
+	} {
+		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {
+			t.Errorf("%v: accepted", args)
+		}
+	}
+	got, err := parseOrigins(" http://localhost:5173/, https://a.test:8443,*")
+	if err != nil || strings.Join(got, " ") != "http://localhost:5173 https://a.test:8443 *" {
+		t.Errorf("parseOrigins = %v, %v", got, err)
 	}
 }
