@@ -43,7 +43,7 @@ type page struct {
 	mu       sync.Mutex
 	problems []string
 	expected []string // problems a test provokes on purpose, by a text they contain
-	aborted  int // requests the page aborted
+	aborted  int      // requests the page aborted
 }
 
 // atEachViewport runs f at both viewports, each in a fresh page.

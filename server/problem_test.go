@@ -38,7 +38,7 @@ func TestBadRequestsGetProblemsAndNoStream(t *testing.T) {
 		{"scenario not a string", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","forwardedProps":{"scenario":7}}`, 400, "must be a string"},
 		{"forwardedProps not an object", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","forwardedProps":"slow"}`, 400, "must be an object"},
 		{"threadId not a string", http.MethodPost, "application/json", `{"threadId":1,"runId":"r","forwardedProps":{"scenario":"slow"}}`, 400, "cannot unmarshal"},
-		{"unknown scenario", http.MethodPost, "application/json", runBody("t", "r", "fast"), 422, `"fast" is not one of invalid, normal, slow`},
+		{"unknown scenario", http.MethodPost, "application/json", runBody("t", "r", "fast"), 422, `"fast" is not one of delta-before-snapshot,`},
 	}
 	h := server.New(server.Config{NoDelay: true})
 	for _, tt := range tests {

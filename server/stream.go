@@ -11,10 +11,16 @@ import (
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
-// appendFrame adds one event in the AG-UI SSE framing: one data line, LF only, blank line after.
-func appendFrame(buf, event []byte) []byte {
-	buf = append(buf, "data: "...)
-	buf = append(buf, event...)
+// appendFrame adds one step in the AG-UI SSE framing: an event as one data
+// line, a comment as one ":" line; LF only, and a blank line after.
+func appendFrame(buf []byte, step fixtures.Step) []byte {
+	if step.Type == "" {
+		buf = append(buf, ": "...)
+		buf = append(buf, step.Comment...)
+	} else {
+		buf = append(buf, "data: "...)
+		buf = append(buf, step.Event...)
+	}
 	return append(buf, '\n', '\n')
 }
 
@@ -31,7 +37,7 @@ const (
 // Disposal reports one stream's release of its resources.
 type Disposal struct {
 	Scenario string
-	Sent     int // events written and flushed
+	Sent     int // frames (events and comments) written
 	End      End
 }
 
@@ -100,7 +106,7 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 			d.End = ended(ctx)
 			return d
 		}
-		due = appendFrame(due, step.Event)
+		due = appendFrame(due, step)
 		pending++
 		if s.log.Enabled(ctx, slog.LevelDebug) {
 			s.log.LogAttrs(ctx, slog.LevelDebug, "event", slog.String("runId", s.req.RunID),

@@ -11,10 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/iotest"
 
+	"github.com/agent-analysis/agent-analysis/fixtures"
 	"github.com/agent-analysis/agent-analysis/server"
 )
 
@@ -86,13 +88,48 @@ func TestScenarioStreamsAreExact(t *testing.T) {
 				t.Errorf("events:\n%s\nwant:\n%s", lines(got), lines(sequence))
 			}
 
-			golden := filepath.Join("testdata", scenario+".sse")
-			if *update {
-				os.WriteFile(golden, raw, 0o644)
+			checkGolden(t, scenario, raw)
+		})
+	}
+}
+
+// checkGolden compares a stream with testdata/<scenario>.sse, or writes it
+// with -update.
+func checkGolden(t *testing.T, scenario string, raw []byte) {
+	t.Helper()
+	golden := filepath.Join("testdata", scenario+".sse")
+	if *update {
+		os.WriteFile(golden, raw, 0o644)
+	}
+	if want, err := os.ReadFile(golden); err != nil || string(want) != string(raw) {
+		t.Errorf("stream differs from %s (err %v):\n%s", golden, err, raw)
+	}
+}
+
+// Every script, faults included, streams the same bytes on every run, and
+// each is a valid SSE stream of AG-UI events.
+func TestEveryScriptMatchesItsGoldenStream(t *testing.T) {
+	srv := httptest.NewServer(server.New(server.Config{NoDelay: true}))
+	defer srv.Close()
+	for _, scenario := range fixtures.Scenarios() {
+		t.Run(scenario, func(t *testing.T) {
+			resp, err := http.DefaultClient.Do(newRunRequest(context.Background(), srv.URL+"/api/agent-analysis", runBody("t1", "r1", scenario)))
+			if err != nil {
+				t.Fatal(err)
 			}
-			if wantRaw, err := os.ReadFile(golden); err != nil || string(wantRaw) != string(raw) {
-				t.Errorf("stream differs from %s (err %v):\n%s", golden, err, raw)
+			defer resp.Body.Close()
+			raw, err := io.ReadAll(resp.Body)
+			if err != nil || resp.StatusCode != 200 {
+				t.Fatalf("status %d, %v", resp.StatusCode, err)
 			}
+			script, _ := fixtures.Lookup(scenario)
+			if frames := strings.Count(string(raw), "\n\n"); frames != len(script.Steps) {
+				t.Errorf("%d frames for %d steps", frames, len(script.Steps))
+			}
+			if _, err := describeStream(iotest.OneByteReader(bytes.NewReader(raw))); err != nil {
+				t.Error(err)
+			}
+			checkGolden(t, scenario, raw)
 		})
 	}
 }

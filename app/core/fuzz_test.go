@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
+
+	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
 // FuzzUpdate runs random programs of clicks, fixture events, stale and
@@ -22,8 +24,9 @@ func FuzzUpdate(f *testing.F) {
 	f.Add([]byte{0, 5, 6, 8}, []byte(`{"type":"STATE_DELTA","delta":[{"op":"add","path":"/SERVICES","value":[]}]}`))
 	f.Add([]byte{0, 8, 5, 6, 10, 11, 1}, []byte(`{"type":"RUN_ERROR","message":"x"}`))
 
+	scenarios := fixtures.Scenarios()
 	var scripts [][]string
-	for _, s := range Scenarios {
+	for _, s := range []string{"normal", "invalid", "slow"} {
 		scripts = append(scripts, fixtureEvents(f, s, "run-0"))
 	}
 	ids := []string{"api", "checkout", "auth", "search", "zzz"}
@@ -43,7 +46,7 @@ func FuzzUpdate(f *testing.F) {
 			var msg Msg
 			switch b % 13 {
 			case 0:
-				msg = ClickedRun{Scenario: Scenarios[arg%len(Scenarios)]}
+				msg = ClickedRun{Scenario: scenarios[arg%len(scenarios)]}
 			case 1:
 				msg = ClickedCancel{}
 			case 2:

@@ -50,6 +50,7 @@ type Cancelled struct {
 type Failed struct {
 	RunID  string
 	Kind   FailureKind
+	Rule   int // the lifecycle rule that decided it (docs/agent-analysis.md)
 	Reason string
 }
 
@@ -111,4 +112,17 @@ func ActiveRun(l Lifecycle) (Run, bool) {
 	default:
 		return Run{}, false
 	}
+}
+
+// Rules are the run lifecycle's rules in one line each; docs/agent-analysis.md
+// gives them in full, with the same numbers.
+var Rules = map[int]string{
+	1: "Run starts a fresh run; data, filter and selection stay",
+	2: "the run's own RUN_STARTED, then its own first snapshot, is the only baseline",
+	3: "a delta applies atomically, or not at all",
+	4: "anything malformed or out of order fails the run; nothing later of it is accepted",
+	5: "Recover starts one fresh normal run from Failed",
+	6: "only the run's own RUN_FINISHED completes it; a stream that just ends fails it",
+	7: "Cancel stops an open run and starts nothing",
+	8: "other AG-UI events are ignored; RUN_ERROR fails the run",
 }

@@ -6,9 +6,6 @@ const (
 	MaxRejections = 3
 )
 
-// Scenarios are the fixture scenarios a run may ask for.
-var Scenarios = []string{"normal", "invalid", "slow"}
-
 // Filter is the series shown: all, or one series.
 type Filter string
 
@@ -40,6 +37,7 @@ type Model struct {
 	Accepted   int    // snapshots and deltas accepted in the current run
 	Activity   []Entry
 	Rejections []Rejection // the newest last
+	Frames     []Frame     // the current run's events, the newest last
 }
 
 // Entry is one line of the activity log.

@@ -1,6 +1,10 @@
 package core
 
-import "github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
+import (
+	"time"
+
+	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
+)
 
 // Msg is a fact that happened: a click, an event, a closed stream.
 type Msg interface{ msg() }
@@ -22,11 +26,13 @@ type ClickedService struct{ ID string }
 
 // ReceivedEvent: a run's connection delivered one AG-UI event, checked
 // against the AG-UI SDK's rules. JSON is the event as it arrived: the
-// state events are read from it exactly.
+// state events are read from it exactly. At is when it arrived, since the
+// run's request went out.
 type ReceivedEvent struct {
 	Generation Generation
 	Event      events.Event
 	JSON       []byte
+	At         time.Duration
 }
 
 // StreamFailed: a run's connection could not go on, for a reason of this

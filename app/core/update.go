@@ -36,15 +36,20 @@ func Update(m Model, msg Msg) (Model, Cmd) {
 		return m, nil
 	case ReceivedEvent:
 		if run, ok := activeRun(m, msg.Generation); ok {
-			return receive(m, run, msg)
+			m, cmd, verdict := receive(m, run, msg)
+			return recordFrame(m, msg, verdict), cmd
+		}
+		if msg.Generation == m.Generation && m.Generation > 0 {
+			// Queued behind the run's end: shown, never applied.
+			return recordFrame(m, msg, AfterTheEnd), nil
 		}
 	case StreamFailed:
 		if run, ok := activeRun(m, msg.Generation); ok {
-			return fail(m, run, msg.Kind, msg.Reason)
+			return fail(m, run, msg.Kind, 4, msg.Reason)
 		}
 	case StreamClosed:
 		if run, ok := activeRun(m, msg.Generation); ok {
-			return fail(m, run, Transport, "the stream ended before RUN_FINISHED")
+			return fail(m, run, Transport, 6, "the stream ended before RUN_FINISHED")
 		}
 	}
 	// Anything else, including every Msg of an inactive connection.
@@ -69,6 +74,7 @@ func startRun(m Model, scenario string) (Model, Cmd) {
 	m.Lifecycle = Connecting{run}
 	m.Baseline = nil
 	m.Accepted = 0
+	m.Frames = nil
 	m = logf(m, run.RunID, Info, "requested the %s scenario", scenario)
 	return m, append(cmds, StartStream{run})
 }
@@ -92,27 +98,27 @@ func activeRun(m Model, g Generation) (Run, bool) {
 }
 
 // receive applies one event of the active run (rules 2, 3, 4, 6 and 8).
-func receive(m Model, run Run, msg ReceivedEvent) (Model, Cmd) {
+func receive(m Model, run Run, msg ReceivedEvent) (Model, Cmd, Verdict) {
 	switch ev := msg.Event.(type) {
 	case *events.RunStartedEvent:
 		if _, ok := m.Lifecycle.(Connecting); !ok {
-			return fail(m, run, Protocol, "RUN_STARTED arrived twice")
+			return failed(fail(m, run, Protocol, 4, "RUN_STARTED arrived twice"))
 		}
 		if reason := mismatch(run, ev.ThreadID(), ev.RunID()); reason != "" {
-			return fail(m, run, Protocol, "RUN_STARTED "+reason)
+			return failed(fail(m, run, Protocol, 2, "RUN_STARTED "+reason))
 		}
 		m.Lifecycle = AwaitingSnapshot{run}
-		return logf(m, run.RunID, Info, "started"), nil
+		return logf(m, run.RunID, Info, "started"), nil, Applied
 
 	case *events.StateSnapshotEvent:
 		if _, ok := m.Lifecycle.(Connecting); ok {
-			return fail(m, run, Protocol, "STATE_SNAPSHOT before RUN_STARTED")
+			return failed(fail(m, run, Protocol, 4, "STATE_SNAPSHOT before RUN_STARTED"))
 		}
 		w, err := DecodeSnapshot(msg.JSON)
 		if err != nil {
-			return reject(m, run, Rejection{
+			return rejected(reject(m, run, Rejection{
 				RunID: run.RunID, Event: events.EventTypeStateSnapshot, Index: -1, Reason: bound(err.Error()),
-			})
+			}))
 		}
 		m.Wire = &w
 		m.Accepted++
@@ -123,49 +129,52 @@ func receive(m Model, run Run, msg ReceivedEvent) (Model, Cmd) {
 		} else {
 			m = logf(m, run.RunID, Info, "snapshot of %d services", w.Len())
 		}
-		return reconcileSelection(m), nil
+		return reconcileSelection(m), nil, Applied
 
 	case *events.StateDeltaEvent:
 		if _, ok := m.Lifecycle.(Streaming); !ok {
-			return fail(m, run, Protocol, "STATE_DELTA before the run's first snapshot: no baseline to patch")
+			return failed(fail(m, run, Protocol, 2, "STATE_DELTA before the run's first snapshot: no baseline to patch"))
 		}
 		ops, err := DecodeDelta(msg.JSON)
 		if err != nil {
-			return reject(m, run, Rejection{
+			return rejected(reject(m, run, Rejection{
 				RunID: run.RunID, Event: events.EventTypeStateDelta, Index: -1, Reason: bound(err.Error()),
-			})
+			}))
 		}
 		next, rejection := ApplyPatch(*m.Wire, ops, run.RunID)
 		if rejection != nil {
-			return reject(m, run, *rejection)
+			return rejected(reject(m, run, *rejection))
 		}
 		m.Wire = &next
 		m.Accepted++
 		m = logf(m, run.RunID, Info, "delta applied: %s", describeOps(ops))
-		return reconcileSelection(m), nil
+		return reconcileSelection(m), nil, Applied
 
 	case *events.RunFinishedEvent:
 		if _, ok := m.Lifecycle.(Connecting); ok {
-			return fail(m, run, Protocol, "RUN_FINISHED before RUN_STARTED")
+			return failed(fail(m, run, Protocol, 4, "RUN_FINISHED before RUN_STARTED"))
 		}
 		if reason := mismatch(run, ev.ThreadID(), ev.RunID()); reason != "" {
-			return fail(m, run, Protocol, "RUN_FINISHED "+reason)
+			return failed(fail(m, run, Protocol, 6, "RUN_FINISHED "+reason))
 		}
 		m.Lifecycle = Completed{RunID: run.RunID}
-		return logf(m, run.RunID, Info, "completed"), AbortStream{run.Generation}
+		return logf(m, run.RunID, Info, "completed"), AbortStream{run.Generation}, Applied
 
 	case *events.RunErrorEvent:
-		return fail(m, run, Protocol, "RUN_ERROR: "+bound(ev.Message))
+		return failed(fail(m, run, Protocol, 8, "RUN_ERROR: "+bound(ev.Message)))
 
 	default:
-		return logf(m, run.RunID, Info, "ignored %s: outside the supported subset", bound(string(ev.Type()))), nil
+		return logf(m, run.RunID, Info, "ignored %s: outside the supported subset (lifecycle rule 8)", bound(string(ev.Type()))), nil, Ignored
 	}
 }
 
+func failed(m Model, cmd Cmd) (Model, Cmd, Verdict)   { return m, cmd, RunFailed }
+func rejected(m Model, cmd Cmd) (Model, Cmd, Verdict) { return m, cmd, Rejected }
+
 // fail (rule 4): the run ends; the last valid data, filter and selection
 // stay; its connection is aborted so nothing queued can follow.
-func fail(m Model, run Run, kind FailureKind, reason string) (Model, Cmd) {
-	m.Lifecycle = Failed{RunID: run.RunID, Kind: kind, Reason: reason}
+func fail(m Model, run Run, kind FailureKind, rule int, reason string) (Model, Cmd) {
+	m.Lifecycle = Failed{RunID: run.RunID, Kind: kind, Rule: rule, Reason: reason}
 	m = logf(m, run.RunID, Problem, "failed (%s): %s", kind, reason)
 	return m, AbortStream{run.Generation}
 }
@@ -173,7 +182,7 @@ func fail(m Model, run Run, kind FailureKind, reason string) (Model, Cmd) {
 // reject records the evidence, then fails the run. The Wire is untouched.
 func reject(m Model, run Run, r Rejection) (Model, Cmd) {
 	m.Rejections = appendBounded(m.Rejections, r, MaxRejections)
-	return fail(m, run, Protocol, r.String())
+	return fail(m, run, Protocol, 3, r.String())
 }
 
 func mismatch(run Run, threadID, runID string) string {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
+
+	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
 func run1(scenario string) Run {
@@ -115,8 +117,61 @@ func TestInvalidRunRollsBackAtomically(t *testing.T) {
 
 	frozen := p.m
 	p.events(1, evs[4], evs[5]).send(StreamClosed{Generation: 1})
-	if !reflect.DeepEqual(p.m, frozen) || slices.ContainsFunc(p.cmds[len(p.cmds)-3:], func(c Cmd) bool { return c != nil }) {
+	if !sameButFrames(p.m, frozen) || slices.ContainsFunc(p.cmds[len(p.cmds)-3:], func(c Cmd) bool { return c != nil }) {
 		t.Errorf("late events changed the model or asked for effects")
+	}
+	checkLateFrames(t, p.m, len(frozen.Frames), 2)
+}
+
+// sameButFrames: nothing but the Wire disclosure differs.
+func sameButFrames(a, b Model) bool {
+	a.Frames, b.Frames = nil, nil
+	return reflect.DeepEqual(a, b)
+}
+
+// checkLateFrames: the last n frames, after the first kept, were shown as
+// after the end.
+func checkLateFrames(t *testing.T, m Model, kept, n int) {
+	t.Helper()
+	if len(m.Frames) != kept+n {
+		t.Fatalf("%d frames, want %d", len(m.Frames), kept+n)
+	}
+	for _, f := range m.Frames[kept:] {
+		if f.Verdict != AfterTheEnd {
+			t.Errorf("frame %d (%s): %s", f.Seq, f.Type, f.Verdict)
+		}
+	}
+}
+
+// The Wire disclosure lists a run's frames in order with their verdicts,
+// and starts afresh with each run.
+func TestFramesRecordVerdicts(t *testing.T) {
+	p := start(t).send(ClickedRun{Scenario: "normal"}).events(1, fixtureEvents(t, "normal", "run-1")...)
+	if len(p.m.Frames) != 6 {
+		t.Fatalf("%d frames", len(p.m.Frames))
+	}
+	for i, f := range p.m.Frames {
+		if f.Seq != i+1 || f.Verdict != Applied || f.Size == 0 || f.JSON == "" {
+			t.Errorf("frame %+v", f)
+		}
+	}
+	p.send(ClickedRun{Scenario: "invalid"}).events(2, fixtureEvents(t, "invalid", "run-2")...)
+	var verdicts []Verdict
+	for _, f := range p.m.Frames {
+		verdicts = append(verdicts, f.Verdict)
+	}
+	if want := []Verdict{Applied, Applied, Applied, Rejected, AfterTheEnd, AfterTheEnd}; !slices.Equal(verdicts, want) {
+		t.Errorf("invalid run: %v, want %v", verdicts, want)
+	}
+	p.send(ClickedRun{Scenario: "normal"}).events(3, sdk(events.NewStepStartedEvent("x")), sdk(events.NewRunErrorEvent("boom")))
+	if got := []Verdict{p.m.Frames[0].Verdict, p.m.Frames[1].Verdict}; !slices.Equal(got, []Verdict{Ignored, RunFailed}) {
+		t.Errorf("a step is ignored, RUN_ERROR fails the run: %v", got)
+	}
+	for range MaxFrames + 5 {
+		p.events(3, sdk(events.NewStepStartedEvent("x")))
+	}
+	if len(p.m.Frames) != MaxFrames || p.m.Frames[MaxFrames-1].Seq != MaxFrames+7 {
+		t.Errorf("frames are not bounded: %d, last %d", len(p.m.Frames), p.m.Frames[len(p.m.Frames)-1].Seq)
 	}
 }
 
@@ -272,7 +327,7 @@ func noOpIn(t *testing.T, msg Msg, states ...Lifecycle) {
 
 // Rule 7: Cancel.
 func TestCancel(t *testing.T) {
-	noOpIn(t, ClickedCancel{}, Idle{}, Completed{"run-1"}, Cancelled{"run-1", ByUser}, Failed{"run-1", Transport, "x"})
+	noOpIn(t, ClickedCancel{}, Idle{}, Completed{"run-1"}, Cancelled{"run-1", ByUser}, Failed{RunID: "run-1", Kind: Transport, Rule: 6, Reason: "x"})
 	p := start(t).send(ClickedRun{Scenario: "slow"}).events(1, fixtureEvents(t, "slow", "run-1")[:2]...)
 	p.send(ClickedCancel{})
 	if p.m.Lifecycle != (Cancelled{RunID: "run-1", Cause: ByUser}) || p.lastCmd() != (AbortStream{Generation: 1}) {
@@ -283,9 +338,10 @@ func TestCancel(t *testing.T) {
 	}
 	frozen := p.m
 	p.events(1, fixtureEvents(t, "slow", "run-1")[2:]...)
-	if !reflect.DeepEqual(p.m, frozen) {
+	if !sameButFrames(p.m, frozen) {
 		t.Error("an update after cancel applied")
 	}
+	checkLateFrames(t, p.m, len(frozen.Frames), 3)
 }
 
 // Rule 5: Recover only from Failed, one new normal run.
@@ -420,8 +476,27 @@ func TestRejectionsAreBounded(t *testing.T) {
 	}
 }
 
-func TestScenariosMatchTheFixtures(t *testing.T) {
-	for _, s := range Scenarios {
-		fixtureEvents(t, s, "run-1") // fails if the fixture is missing
+// Every scenario and fault, played through Update as a stream delivers
+// it, ends as its fixture's outcome says.
+func TestEveryScriptEndsAsItsOutcomeSays(t *testing.T) {
+	for _, script := range fixtures.Catalogue() {
+		t.Run(script.Scenario, func(t *testing.T) {
+			p := start(t).send(ClickedRun{Scenario: script.Scenario})
+			p.events(1, fixtureEvents(t, script.Scenario, "run-1")...)
+			p.send(StreamClosed{Generation: 1}) // the server's end of the stream
+			checkOutcome(t, p.m, script.Outcome)
+		})
+	}
+}
+
+func checkOutcome(t *testing.T, m Model, want fixtures.Outcome) {
+	t.Helper()
+	reason := ""
+	if f, failed := m.Lifecycle.(Failed); failed {
+		reason = f.Reason
+	}
+	if m.Lifecycle.Word() != want.Status || m.Accepted != want.Accepted || !strings.Contains(reason, want.Reason) {
+		t.Errorf("%s with %d accepted (%q), want %s with %d accepted (%q)",
+			m.Lifecycle.Word(), m.Accepted, reason, want.Status, want.Accepted, want.Reason)
 	}
 }

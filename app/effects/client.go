@@ -11,6 +11,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"time"
 
 	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/types"
 
@@ -40,6 +41,7 @@ func (c Client) Stream(ctx context.Context, run core.Run, send func(core.Msg)) {
 			send(core.StreamFailed{Generation: run.Generation, Kind: f.kind, Reason: f.reason})
 		}
 	}
+	start := time.Now()
 	body, f := c.open(ctx, run)
 	if f != nil {
 		fail(f)
@@ -70,7 +72,7 @@ func (c Client) Stream(ctx context.Context, run core.Run, send func(core.Msg)) {
 			fail(err.(*failure)) // the run fails: read no further
 			return
 		}
-		send(core.ReceivedEvent{Generation: run.Generation, Event: ev, JSON: append([]byte(nil), data...)})
+		send(core.ReceivedEvent{Generation: run.Generation, Event: ev, JSON: append([]byte(nil), data...), At: time.Since(start)})
 	}
 }
 

@@ -5,30 +5,32 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	core "github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
 // controls: scenario, run commands, series filter, status. go-app keeps an
 // element's first handler when a new one comes from the same code, so
 // handlers here capture nothing that changes: onRun reads the scenario
 // when clicked.
-func controls(m core.Model, scenario string, onScenario, onRun app.EventHandler, send func(core.Msg)) app.UI {
+func controls(m core.Model, ready bool, scenario string, onScenario, onRun, onRecover app.EventHandler, send func(core.Msg)) app.UI {
 	_, active := core.ActiveRun(m.Lifecycle)
 	_, failed := m.Lifecycle.(core.Failed)
 	return app.Div().Class("controls").Body(
-		app.Div().Class("group").Body(
+		app.Div().Class("group", "scenario-pick").Body(
 			app.Label().For("scenario").Text("Scenario"),
-			app.Select().ID("scenario").OnChange(onScenario).Body(
-				app.Range(core.Scenarios).Slice(func(i int) app.UI {
-					s := core.Scenarios[i]
-					return onlyIf(app.Option().Value(s).Text(s), s == scenario, app.HTMLOption.Selected)
-				}),
+			app.Select().ID("scenario").Aria("describedby", "scenario-says").OnChange(onScenario).Body(
+				scenarioGroup("Scenarios", fixtures.Scenario, scenario),
+				scenarioGroup("Faults", fixtures.Fault, scenario),
 			),
+			scenarioLine(scenario),
 		),
 		app.Div().Class("group").Body(
-			button("Run", "primary", false, onRun),
+			// Disabled until the client is ready, so that no click is lost.
+			button("Run", "primary", !ready, onRun),
 			button("Cancel", "", !active, func(app.Context, app.Event) { send(core.ClickedCancel{}) }),
-			button("Recover", "", !failed, func(app.Context, app.Event) { send(core.ClickedRecover{}) }),
+			button("Recover", "", !failed, onRecover),
+			app.If(!ready, func() app.UI { return app.Span().Class("loading").Text("Loading…") }),
 		),
 		app.Div().Class("group", "segmented").Role("group").Aria("label", "Series filter").Body(
 			app.Range(core.Filters).Slice(func(i int) app.UI {
@@ -44,6 +46,28 @@ func controls(m core.Model, scenario string, onScenario, onRun app.EventHandler,
 			app.P().Class("accepted").Text(fmt.Sprintf("Accepted updates: %d", m.Accepted)),
 			app.P().Class("run-detail").Text(runDetail(m.Lifecycle)),
 		),
+	)
+}
+
+// scenarioGroup is one optgroup of the Scenario select.
+func scenarioGroup(label, group, chosen string) app.UI {
+	var options []app.UI
+	for _, s := range fixtures.Catalogue() {
+		if s.Group == group {
+			options = append(options, onlyIf(app.Option().Value(s.Scenario).Text(s.Scenario), s.Scenario == chosen, app.HTMLOption.Selected))
+		}
+	}
+	return app.Elem("optgroup").Attr("label", label).Body(options...)
+}
+
+// scenarioLine says what the chosen scenario sends and what a correct
+// client does with it.
+func scenarioLine(scenario string) app.UI {
+	s, _ := fixtures.Lookup(scenario)
+	return app.P().ID("scenario-says").Class("scenario-says").Body(
+		app.Text(s.Description+" "),
+		app.Strong().Text("A correct client: "),
+		app.Text(s.Expect),
 	)
 }
 

@@ -30,7 +30,7 @@ type Demo struct {
 }
 
 func newDemo() app.Composer {
-	return &Demo{model: core.NewModel(""), scenario: core.Scenarios[0], path: LivePath}
+	return &Demo{model: core.NewModel(""), scenario: "normal", path: LivePath}
 }
 
 // OnMount runs in the browser only. Nothing starts here: runs start from
@@ -102,13 +102,21 @@ func (d *Demo) onRun(ctx app.Context, e app.Event) {
 	d.send(core.ClickedRun{Scenario: d.scenario})
 }
 
+// onRecover starts the fresh normal run, and the select says so: the next
+// Run repeats the recovery, not the failure.
+func (d *Demo) onRecover(ctx app.Context, e app.Event) {
+	d.send(core.ClickedRecover{})
+	d.scenario = "normal"
+	app.Window().GetElementByID("scenario").Set("value", "normal")
+}
+
 func (d *Demo) Render() app.UI {
 	m := d.model
 	ready := d.runner != nil
 	return frame(d.path,
 		app.Div().Class("demo").DataSet("ready", ready).DataSet("thread", m.Thread).Body(
 			intro(d.path),
-			controls(m, d.scenario, d.onScenario, d.onRun, d.send),
+			controls(m, ready, d.scenario, d.onScenario, d.onRun, d.onRecover, d.send),
 			app.Div().Class("layout").Body(
 				app.Section().Class("card", "chart-card").Aria("labelledby", "chart-title").Body(
 					app.H2().ID("chart-title").Text("p95 latency against volume"),
@@ -125,6 +133,7 @@ func (d *Demo) Render() app.UI {
 				table(m, d.send),
 			),
 			activity(m),
+			wireLog(m),
 		),
 	)
 }

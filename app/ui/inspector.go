@@ -62,13 +62,20 @@ func alert(m core.Model) app.UI {
 				app.Text(": "+r.Reason+"."),
 			),
 			app.P().Text(fmt.Sprintf("The whole update was refused, so the chart still shows the last valid data. Run %s stopped; Recover starts a fresh run.", r.RunID)),
+			ruleLine(f.Rule),
 		)
 	}
 	return app.Div().Class("alert").Role("alert").Body(
 		app.H2().Text(fmt.Sprintf("Run failed (%s)", f.Kind)),
 		app.P().Text(f.Reason+"."),
 		app.P().Text("The chart keeps the last valid data. Recover starts a fresh run."),
+		ruleLine(f.Rule),
 	)
+}
+
+// ruleLine names the lifecycle rule that decided a failure.
+func ruleLine(rule int) app.UI {
+	return app.P().Class("rule").Text(fmt.Sprintf("Decided by lifecycle rule %d: %s.", rule, core.Rules[rule]))
 }
 
 // activity is the bounded log, newest first.

@@ -35,9 +35,20 @@ func modelAfter(t *testing.T, scenario string, n int, then ...core.Msg) core.Mod
 }
 
 // render returns the demo's HTML for a model, parsed.
+// render returns the demo's HTML for a model once the client is ready.
 func render(t *testing.T, m core.Model) *html.Node {
 	t.Helper()
-	d := &Demo{model: m, scenario: "normal", path: LivePath}
+	return renderDemo(t, &Demo{model: m, scenario: "normal", path: LivePath, runner: effects.NewRunner(effects.Client{}, nil)})
+}
+
+// prerender is the page as the server sends it, before the wasm starts.
+func prerender(t *testing.T, m core.Model) *html.Node {
+	t.Helper()
+	return renderDemo(t, &Demo{model: m, scenario: "normal", path: LivePath})
+}
+
+func renderDemo(t *testing.T, d *Demo) *html.Node {
+	t.Helper()
 	doc, err := html.Parse(strings.NewReader(app.HTMLString(d)))
 	if err != nil {
 		t.Fatal(err)
@@ -114,10 +125,15 @@ func enabled(t *testing.T, doc *html.Node) [3]bool {
 }
 
 func TestIdleScreen(t *testing.T) {
-	doc := render(t, core.NewModel("thread-1"))
+	doc := prerender(t, core.NewModel("thread-1"))
 
-	if got := enabled(t, doc); got != [3]bool{true, false, false} {
+	// Prerendered, the client is not ready: Run waits for it, so that no
+	// click is lost.
+	if got := enabled(t, doc); got != [3]bool{false, false, false} {
 		t.Errorf("Run, Cancel, Recover enabled: %v", got)
+	}
+	if !strings.Contains(text(doc), "Loading…") {
+		t.Error("no loading state while Run waits")
 	}
 	status := one(t, doc, "the status", has("role", "status"))
 	if text(status) != "Idle" {
@@ -128,12 +144,20 @@ func TestIdleScreen(t *testing.T) {
 		t.Errorf("label %q for %q", text(label), must(attr(label, "for")))
 	}
 	sel := one(t, doc, "the select", has("id", "scenario"))
-	var options []string
-	for _, o := range find(sel, tag("option")) {
-		options = append(options, text(o))
+	groups := find(sel, tag("optgroup"))
+	if len(groups) != 2 || must(attr(groups[0], "label")) != "Scenarios" || must(attr(groups[1], "label")) != "Faults" {
+		t.Fatalf("%d option groups", len(groups))
 	}
-	if strings.Join(options, " ") != "normal invalid slow" {
-		t.Errorf("options %v", options)
+	var scenarios []string
+	for _, o := range find(groups[0], tag("option")) {
+		scenarios = append(scenarios, text(o))
+	}
+	if strings.Join(scenarios, " ") != "normal invalid slow" || len(find(groups[1], tag("option"))) < 10 {
+		t.Errorf("scenarios %v, %d faults", scenarios, len(find(groups[1], tag("option"))))
+	}
+	says := one(t, doc, "the scenario line", has("id", "scenario-says"))
+	if !strings.Contains(text(says), "A correct client:") || must(attr(sel, "aria-describedby")) != "scenario-says" {
+		t.Errorf("scenario line %q", text(says))
 	}
 	for _, f := range []string{"All", "Core", "Platform"} {
 		if got := must(attr(buttonNamed(t, doc, f), "aria-pressed")); got != map[bool]string{true: "true", false: "false"}[f == "All"] {
@@ -156,9 +180,12 @@ func TestIdleScreen(t *testing.T) {
 	if !strings.Contains(text(doc), "Accepted updates: 0") || !strings.Contains(text(doc), "Synthetic data") {
 		t.Error("counter or synthetic-data label missing")
 	}
-	summary := one(t, doc, "the activity summary", tag("summary"))
-	if !strings.HasPrefix(text(summary), "Activity") {
-		t.Errorf("summary %q", text(summary))
+	var summaries []string
+	for _, n := range find(doc, tag("summary")) {
+		summaries = append(summaries, text(n))
+	}
+	if len(summaries) != 2 || !strings.HasPrefix(summaries[0], "Activity") || !strings.HasPrefix(summaries[1], "Wire") {
+		t.Errorf("disclosures %q", summaries)
 	}
 	one(t, doc, "the ready marker", has("data-ready", "false"))
 }
@@ -272,3 +299,26 @@ func TestMatchControls(t *testing.T) {
 }
 
 func must(s string, _ bool) string { return s }
+
+// The Wire disclosure lists a normal run's six frames as applied, and an
+// invalid run's rejected frame.
+func TestWireDisclosure(t *testing.T) {
+	verdicts := func(doc *html.Node) []string {
+		var out []string
+		for _, li := range find(doc, has("data-verdict", "")) {
+			out = append(out, must(attr(li, "data-verdict")))
+		}
+		return out
+	}
+	normal := render(t, modelAfter(t, "normal", 6))
+	if got := verdicts(normal); strings.Join(got, ",") != "applied,applied,applied,applied,applied,applied" {
+		t.Errorf("normal: %v", got)
+	}
+	if pre := find(normal, tag("pre")); len(pre) != 6 || !strings.Contains(text(pre[1]), `"snapshot": {`) {
+		t.Errorf("the snapshot's JSON is not shown pretty-printed")
+	}
+	invalid := render(t, modelAfter(t, "invalid", 4))
+	if got := verdicts(invalid); strings.Join(got, ",") != "applied,applied,applied,rejected" {
+		t.Errorf("invalid: %v", got)
+	}
+}
