@@ -79,6 +79,13 @@ bench: wasm chromium
 bench-peer:
 	$(GO) run ./bench/peer
 
+## conformance: every scenario and fault against the official @ag-ui/client 1.0, as a table
+## (needs Node and npm; not part of make test)
+conformance:
+	$(GO) build -o bin/agent-analysis ./server/cmd/agent-analysis
+	cd conformance && npm ci --silent
+	node conformance/run.mjs 2>/dev/null
+
 clean:
 	rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br
 	rm -rf e2e/artifacts bin
