@@ -42,8 +42,38 @@ func chartLabel(m core.Model, marks []Mark) string {
 	if m.Wire == nil {
 		return "Scatter chart of p95 latency against request volume; no data yet"
 	}
-	return fmt.Sprintf("Scatter chart of p95 latency (ms) against request volume (requests/min): %d services shown, %s",
+	label := fmt.Sprintf("Scatter chart of p95 latency (ms) against request volume (requests/min): %d services shown, %s",
 		len(marks), filterPhrase(m.Filter))
+	for _, mk := range marks {
+		if change := describeChange(m, mk.Service); change != "" {
+			label += ". " + change
+		}
+	}
+	return label
+}
+
+// describeChange says how a service moved against the baseline and where
+// it stands to the budget: "API p95 60 -> 145 ms, above the 100 ms
+// budget". Services that neither moved nor exceed the budget say nothing.
+func describeChange(m core.Model, s core.Service) string {
+	base, hasBase := m.BaselineOf(s.ID)
+	over := s.Latency > BudgetMs
+	budget := fmt.Sprintf(", above the %d ms budget", BudgetMs)
+	if !over {
+		budget = ""
+		if hasBase && base.Latency > BudgetMs {
+			budget = fmt.Sprintf(", back under the %d ms budget", BudgetMs)
+		}
+	}
+	switch {
+	case !hasBase:
+		return fmt.Sprintf("%s p95 %s ms, new, no baseline%s", s.Name, num(s.Latency), budget)
+	case base.Latency != s.Latency:
+		return fmt.Sprintf("%s p95 %s -> %s ms%s", s.Name, num(base.Latency), num(s.Latency), budget)
+	case over:
+		return fmt.Sprintf("%s p95 %s ms%s", s.Name, num(s.Latency), budget)
+	}
+	return ""
 }
 
 func filterPhrase(f core.Filter) string {

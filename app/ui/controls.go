@@ -13,7 +13,7 @@ import (
 // element's first handler when a new one comes from the same code, so
 // handlers here capture nothing that changes: onRun reads the scenario
 // when clicked.
-func controls(m core.Model, ready bool, scenario string, onScenario, onRun, onRecover app.EventHandler, send func(core.Msg)) app.UI {
+func controls(m core.Model, ready bool, scenario string, onScenario, onRun, onCancel, onRecover app.EventHandler, send func(core.Msg)) app.UI {
 	_, active := core.ActiveRun(m.Lifecycle)
 	_, failed := m.Lifecycle.(core.Failed)
 	return app.Div().Class("controls").Body(
@@ -27,8 +27,8 @@ func controls(m core.Model, ready bool, scenario string, onScenario, onRun, onRe
 		),
 		app.Div().Class("group").Body(
 			// Disabled until the client is ready, so that no click is lost.
-			button("Run", "primary", !ready, onRun),
-			button("Cancel", "", !active, func(app.Context, app.Event) { send(core.ClickedCancel{}) }),
+			button("Run", "primary", !ready, onRun).ID("run"),
+			button("Cancel", "", !active, onCancel),
 			button("Recover", "", !failed, onRecover),
 			app.If(!ready, func() app.UI { return app.Span().Class("loading").Text("Loading…") }),
 		),
@@ -43,8 +43,8 @@ func controls(m core.Model, ready bool, scenario string, onScenario, onRun, onRe
 		),
 		app.Div().Class("group", "run-state").Body(
 			app.P().Class("status", statusClass(m.Lifecycle)).Role("status").Text(m.Lifecycle.Word()),
-			app.P().Class("accepted").Text(fmt.Sprintf("Accepted updates: %d", m.Accepted)),
-			app.P().Class("run-detail").Text(runDetail(m.Lifecycle)),
+			app.P().Class("accepted").Aria("live", "polite").Text(fmt.Sprintf("Accepted updates: %d", m.Accepted)),
+			app.P().Class("run-detail").Aria("live", "polite").Text(runDetail(m.Lifecycle)),
 		),
 	)
 }
@@ -73,7 +73,7 @@ func scenarioLine(scenario string) app.UI {
 
 // button renders disabled only when true: a prerendered disabled="false"
 // would read as disabled until the wasm starts.
-func button(label, class string, disabled bool, onClick app.EventHandler) app.UI {
+func button(label, class string, disabled bool, onClick app.EventHandler) app.HTMLButton {
 	b := app.Button().Type("button").Class(class).Text(label).OnClick(onClick)
 	return onlyIf(b, disabled, app.HTMLButton.Disabled)
 }

@@ -108,7 +108,17 @@ func (d *Demo) onRecover(ctx app.Context, e app.Event) {
 	d.send(core.ClickedRecover{})
 	d.scenario = "normal"
 	app.Window().GetElementByID("scenario").Set("value", "normal")
+	focusRun() // Recover disables itself
 }
+
+// onCancel stops the run; Cancel disables itself, so focus moves to Run
+// rather than falling to the page.
+func (d *Demo) onCancel(ctx app.Context, e app.Event) {
+	d.send(core.ClickedCancel{})
+	focusRun()
+}
+
+func focusRun() { app.Window().GetElementByID("run").Call("focus") }
 
 func (d *Demo) Render() app.UI {
 	m := d.model
@@ -116,7 +126,7 @@ func (d *Demo) Render() app.UI {
 	return frame(d.path,
 		app.Div().Class("demo").DataSet("ready", ready).DataSet("thread", m.Thread).Body(
 			intro(d.path),
-			controls(m, ready, d.scenario, d.onScenario, d.onRun, d.onRecover, d.send),
+			controls(m, ready, d.scenario, d.onScenario, d.onRun, d.onCancel, d.onRecover, d.send),
 			app.Div().Class("layout").Body(
 				app.Section().Class("card", "chart-card").Aria("labelledby", "chart-title").Body(
 					app.H2().ID("chart-title").Text("p95 latency against volume"),

@@ -15,7 +15,7 @@ const (
 // theme switch, the page's content, the footer.
 func frame(current string, content ...app.UI) app.UI {
 	return app.Div().Class("page").Body(
-		app.A().Class("skip").Href("#main").Text("Skip to content"),
+		app.A().Class("skip").Href("#main").OnClick(skipToMain).Text("Skip to content"),
 		app.Header().Class("top").Body(
 			app.P().Class("brand").Body(
 				app.Strong().Text("Agent Analysis"),
@@ -28,7 +28,7 @@ func frame(current string, content ...app.UI) app.UI {
 			),
 			&ThemeSwitch{},
 		),
-		app.Main().ID("main").Body(content...),
+		app.Main().ID("main").TabIndex(-1).Body(content...),
 		app.Footer().Class("foot").Body(
 			app.P().Text("All data is synthetic, served by a deterministic fixture backend. "+
 				"The 100 ms p95 budget line is illustrative, not an SLO."),
@@ -42,4 +42,11 @@ func navLink(current, path, label string) app.UI {
 		a = a.Aria("current", "page")
 	}
 	return a
+}
+
+// skipToMain moves focus into <main>, so that the next Tab starts there:
+// following the link alone only scrolls.
+func skipToMain(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	app.Window().GetElementByID("main").Call("focus")
 }

@@ -6,8 +6,9 @@ import (
 	core "github.com/agent-analysis/agent-analysis/app/core"
 )
 
-// table lists the visible services; a row is selected with a click, or
-// with Enter or Space once focused (Tab, or the arrow keys between rows).
+// table lists the visible services as one ARIA grid: one tab stop (the
+// selected row, else the first), Up, Down, Home and End to move, Enter or
+// Space, or a click, to select.
 func table(m core.Model, send func(core.Msg)) app.UI {
 	visible := m.Visible()
 	return app.Div().Class("table-wrap").Body(
@@ -22,7 +23,7 @@ func table(m core.Model, send func(core.Msg)) app.UI {
 				app.If(len(visible) == 0, func() app.UI {
 					return app.Tr().Body(app.Td().ColSpan(4).Class("empty").Text(emptyTable(m)))
 				}),
-				app.Range(visible).Slice(func(i int) app.UI { return row(m, visible[i], send) }),
+				app.Range(visible).Slice(func(i int) app.UI { return row(m, visible[i], tabStop(m, visible) == i, send) }),
 			),
 		),
 	)
@@ -35,12 +36,26 @@ func emptyTable(m core.Model) string {
 	return "No " + string(m.Filter) + " services in the data."
 }
 
-func row(m core.Model, s core.Service, send func(core.Msg)) app.UI {
+// tabStop is the one row Tab reaches: the selected one, else the first.
+func tabStop(m core.Model, visible []core.Service) int {
+	for i, s := range visible {
+		if s.ID == m.Selected {
+			return i
+		}
+	}
+	return 0
+}
+
+func row(m core.Model, s core.Service, tabStop bool, send func(core.Msg)) app.UI {
 	selected := s.ID == m.Selected
 	base, hasBase := m.BaselineOf(s.ID)
 	id := s.ID
+	tabIndex := -1
+	if tabStop {
+		tabIndex = 0
+	}
 	return app.Tr().
-		TabIndex(0).
+		TabIndex(tabIndex).
 		DataSet("service-id", s.ID).
 		Aria("selected", selected).
 		OnClick(func(ctx app.Context, e app.Event) { send(core.ClickedService{ID: id}) }, app.EventScope(id)).
@@ -48,7 +63,13 @@ func row(m core.Model, s core.Service, send func(core.Msg)) app.UI {
 		Body(
 			app.Th().Scope("row").Body(
 				shapeKey(s.Series), app.Text(s.Name),
-				app.Span().Class("series").Text(string(s.Series)),
+				app.Span().Class("series").Body(
+					app.Text(string(s.Series)),
+					app.If(selected, func() app.UI {
+						// A cue beyond colour, with a separator in its text.
+						return app.Span().Class("selected-cue").Body(app.Span().Class("visually-hidden").Text(", "), app.Text("selected"))
+					}),
+				),
 			),
 			app.Td().Class("num").Text(num(s.Volume)),
 			app.Td().Class("num").Text(num(s.Latency)),
@@ -67,6 +88,12 @@ func rowKey(e app.Event, id string, send func(core.Msg)) {
 	case "ArrowUp":
 		e.PreventDefault()
 		focus(e.Get("currentTarget").Get("previousElementSibling"))
+	case "Home":
+		e.PreventDefault()
+		focus(e.Get("currentTarget").Get("parentElement").Get("firstElementChild"))
+	case "End":
+		e.PreventDefault()
+		focus(e.Get("currentTarget").Get("parentElement").Get("lastElementChild"))
 	}
 }
 

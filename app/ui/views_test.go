@@ -219,10 +219,15 @@ func TestStreamingScreenWithSelection(t *testing.T) {
 		t.Errorf("baseline marks %d", len(baselines))
 	}
 	rows := find(doc, func(n *html.Node) bool { return n.Data == "tr" && must(attr(n, "data-service-id")) != "" })
+	// One tab stop: the selected row.
 	for _, r := range rows {
-		want := map[bool]string{true: "true", false: "false"}[must(attr(r, "data-service-id")) == "api"]
-		if must(attr(r, "aria-selected")) != want || must(attr(r, "tabindex")) != "0" {
+		isAPI := must(attr(r, "data-service-id")) == "api"
+		want, stop := map[bool]string{true: "true", false: "false"}[isAPI], map[bool]string{true: "0", false: "-1"}[isAPI]
+		if must(attr(r, "aria-selected")) != want || must(attr(r, "tabindex")) != stop {
 			t.Errorf("row %s aria-selected %q tabindex %q", must(attr(r, "data-service-id")), must(attr(r, "aria-selected")), must(attr(r, "tabindex")))
+		}
+		if isAPI && !strings.Contains(text(r), "Core , selected") && !strings.Contains(text(r), "Core, selected") {
+			t.Errorf("the selected row reads %q: no separator before the cue", text(r))
 		}
 	}
 	inspector := one(t, doc, "the inspector", has("class", "card inspector"))
@@ -320,5 +325,23 @@ func TestWireDisclosure(t *testing.T) {
 	invalid := render(t, modelAfter(t, "invalid", 4))
 	if got := verdicts(invalid); strings.Join(got, ",") != "applied,applied,applied,rejected" {
 		t.Errorf("invalid: %v", got)
+	}
+}
+
+// The chart's text alternative states each change against the baseline and
+// the budget, updated with every accepted update.
+func TestChartDescribesChanges(t *testing.T) {
+	label := func(m core.Model) string {
+		chart := one(t, render(t, m), "the chart", func(n *html.Node) bool { return n.Data == "svg" && must(attr(n, "role")) == "img" })
+		return must(attr(chart, "aria-label"))
+	}
+	if got := label(modelAfter(t, "normal", 2)); strings.Contains(got, "->") {
+		t.Errorf("before the spike: %q", got)
+	}
+	if got := label(modelAfter(t, "normal", 3)); !strings.Contains(got, "API p95 60 -> 145 ms, above the 100 ms budget") {
+		t.Errorf("after the spike: %q", got)
+	}
+	if got := label(modelAfter(t, "normal", 5)); !strings.Contains(got, "Search p95 71 ms, new, no baseline") {
+		t.Errorf("after Search arrived: %q", got)
 	}
 }
