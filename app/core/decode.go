@@ -94,7 +94,7 @@ func readWire(dec *jsontext.Decoder) (Wire, error) {
 		}
 		switch name := tok.String(); {
 		case name != "services":
-			return Wire{}, fmt.Errorf("the state: unknown key %q", bound(name))
+			return Wire{}, fmt.Errorf("the state: unknown key %q", Bound(name))
 		case found:
 			return Wire{}, errors.New(`the state: duplicate key "services"`)
 		}
@@ -180,7 +180,7 @@ func readService(dec *jsontext.Decoder, i int) (Service, error) {
 		field := slices.Index(fieldNames, name)
 		switch {
 		case field < 0:
-			return Service{}, fmt.Errorf("%s: unknown key %q", at(""), bound(name))
+			return Service{}, fmt.Errorf("%s: unknown key %q", at(""), Bound(name))
 		case have&(1<<field) != 0:
 			return Service{}, fmt.Errorf("%s: duplicate key %q", at(""), name)
 		}

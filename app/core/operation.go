@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -21,6 +22,9 @@ type Operation struct {
 	// operation's failure is still the one named.
 	unreadable string
 }
+
+// operationMembers are the members RFC 6902 defines; others are ignored.
+var operationMembers = []string{"op", "path", "from", "value"}
 
 // DecodeDelta reads the operations of a STATE_DELTA event, given as the
 // event's JSON. Members other than op, path, from and value are ignored,
@@ -60,7 +64,7 @@ func readOperation(dec *jsontext.Decoder) (Operation, error) {
 		return op, nil
 	}
 	dec.ReadToken()
-	seen := map[string]bool{}
+	seen := 0 // members read so far, as bits of operationMembers
 	for dec.PeekKind() != '}' {
 		tok, err := dec.ReadToken()
 		if err != nil {
@@ -74,16 +78,15 @@ func readOperation(dec *jsontext.Decoder) (Operation, error) {
 		if op.unreadable != "" {
 			continue
 		}
-		switch name {
-		case "op", "path", "from", "value":
-		default:
+		member := slices.Index(operationMembers, name)
+		if member < 0 {
 			continue
 		}
-		if seen[name] {
+		if seen&(1<<member) != 0 {
 			op.unreadable = fmt.Sprintf("the operation has two %q members", name)
 			continue
 		}
-		seen[name] = true
+		seen |= 1 << member
 		if name == "value" {
 			// Checked with the default options: a repeated name anywhere
 			// inside the value is refused too.

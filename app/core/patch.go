@@ -49,9 +49,9 @@ type document interface {
 
 func applyTo(doc document, w Wire, ops []Operation, runID string) (Wire, *Rejection) {
 	reject := func(i int, reason string) (Wire, *Rejection) {
-		r := &Rejection{RunID: runID, Event: events.EventTypeStateDelta, Index: i, Ops: len(ops), Reason: bound(reason)}
+		r := &Rejection{RunID: runID, Event: events.EventTypeStateDelta, Index: i, Ops: len(ops), Reason: Bound(reason)}
 		if i >= 0 {
-			r.Op, r.Path = bound(ops[i].Op), bound(ops[i].Path)
+			r.Op, r.Path = Bound(ops[i].Op), Bound(ops[i].Path)
 		}
 		return w, r
 	}
@@ -106,7 +106,7 @@ func checkOperation(op Operation) string {
 	case "":
 		return "the operation has no op"
 	default:
-		return fmt.Sprintf("unknown op %q", bound(op.Op))
+		return fmt.Sprintf("unknown op %q", Bound(op.Op))
 	}
 	if !op.hasPath {
 		return "the operation has no path"

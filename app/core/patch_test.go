@@ -186,7 +186,7 @@ func TestDecodeDeltaKeepsNullDistinctFromAbsent(t *testing.T) {
 
 func TestBoundKeepsUTF8Whole(t *testing.T) {
 	s := strings.Repeat("é", maxEvidence) // 2 bytes each
-	b := bound(s)
+	b := Bound(s)
 	if !strings.HasSuffix(b, "…") || !strings.HasPrefix(s, strings.TrimSuffix(b, "…")) || len(b) > maxEvidence+len("…") {
 		t.Errorf("bound = %q", b)
 	}

@@ -37,9 +37,9 @@ func checkPointer(p string) string {
 		if looksLikeIndex(token) {
 			switch {
 			case token[0] == '-':
-				return "negative array index " + bound(token)
+				return "negative array index " + Bound(token)
 			case token[0] == '+' || (len(token) > 1 && token[0] == '0'):
-				return "non-canonical array index " + bound(token)
+				return "non-canonical array index " + Bound(token)
 			}
 		}
 	}

@@ -39,8 +39,9 @@ func (r Rejection) String() string {
 	return "rejected " + string(r.Event) + ": " + r.Operation() + ": " + r.Reason
 }
 
-// bound cuts a text to maxEvidence bytes on a character boundary.
-func bound(s string) string {
+// Bound cuts a text to 160 bytes on a character boundary: every text a
+// Rejection or a failure keeps is bounded so.
+func Bound(s string) string {
 	if len(s) <= maxEvidence {
 		return s
 	}

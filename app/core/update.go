@@ -117,7 +117,7 @@ func receive(m Model, run Run, msg ReceivedEvent) (Model, Cmd, Verdict) {
 		w, err := DecodeSnapshot(msg.JSON)
 		if err != nil {
 			return rejected(reject(m, run, Rejection{
-				RunID: run.RunID, Event: events.EventTypeStateSnapshot, Index: -1, Reason: bound(err.Error()),
+				RunID: run.RunID, Event: events.EventTypeStateSnapshot, Index: -1, Reason: Bound(err.Error()),
 			}))
 		}
 		m.Wire = &w
@@ -138,7 +138,7 @@ func receive(m Model, run Run, msg ReceivedEvent) (Model, Cmd, Verdict) {
 		ops, err := DecodeDelta(msg.JSON)
 		if err != nil {
 			return rejected(reject(m, run, Rejection{
-				RunID: run.RunID, Event: events.EventTypeStateDelta, Index: -1, Reason: bound(err.Error()),
+				RunID: run.RunID, Event: events.EventTypeStateDelta, Index: -1, Reason: Bound(err.Error()),
 			}))
 		}
 		next, rejection := ApplyPatch(*m.Wire, ops, run.RunID)
@@ -161,10 +161,10 @@ func receive(m Model, run Run, msg ReceivedEvent) (Model, Cmd, Verdict) {
 		return logf(m, run.RunID, Info, "completed"), AbortStream{run.Generation}, Applied
 
 	case *events.RunErrorEvent:
-		return failed(fail(m, run, Protocol, 8, "RUN_ERROR: "+bound(ev.Message)))
+		return failed(fail(m, run, Protocol, 8, "RUN_ERROR: "+Bound(ev.Message)))
 
 	default:
-		return logf(m, run.RunID, Info, "ignored %s: outside the supported subset (lifecycle rule 8)", bound(string(ev.Type()))), nil, Ignored
+		return logf(m, run.RunID, Info, "ignored %s: outside the supported subset (lifecycle rule 8)", Bound(string(ev.Type()))), nil, Ignored
 	}
 }
 
@@ -188,7 +188,7 @@ func reject(m Model, run Run, r Rejection) (Model, Cmd) {
 func mismatch(run Run, threadID, runID string) string {
 	if threadID != run.ThreadID || runID != run.RunID {
 		return fmt.Sprintf("names thread %q run %q; this is thread %q run %q",
-			bound(threadID), bound(runID), run.ThreadID, run.RunID)
+			Bound(threadID), Bound(runID), run.ThreadID, run.RunID)
 	}
 	return ""
 }
@@ -211,7 +211,7 @@ func byID(w Wire) map[string]Service {
 
 func describeOps(ops []Operation) string {
 	if len(ops) == 1 {
-		return ops[0].Op + " " + bound(ops[0].Path)
+		return ops[0].Op + " " + Bound(ops[0].Path)
 	}
 	return fmt.Sprintf("%d operations", len(ops))
 }

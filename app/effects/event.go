@@ -17,11 +17,11 @@ type failure struct {
 }
 
 func protocolFailure(format string, args ...any) *failure {
-	return &failure{kind: core.Protocol, reason: bound(fmt.Sprintf(format, args...))}
+	return &failure{kind: core.Protocol, reason: core.Bound(fmt.Sprintf(format, args...))}
 }
 
 func transportFailure(format string, args ...any) *failure {
-	return &failure{kind: core.Transport, reason: bound(fmt.Sprintf(format, args...))}
+	return &failure{kind: core.Transport, reason: core.Bound(fmt.Sprintf(format, args...))}
 }
 
 // refused describes a refused request by its status and problem+json.
@@ -34,7 +34,7 @@ func refused(status int, p problem) *failure {
 	if p.Detail != "" {
 		reason += ": " + p.Detail
 	}
-	return &failure{kind: core.Transport, reason: bound(reason)}
+	return &failure{kind: core.Transport, reason: core.Bound(reason)}
 }
 
 // problem is the part of an RFC 9457 body the client shows.
@@ -66,16 +66,3 @@ func DecodeEvent(data []byte) (events.Event, error) {
 }
 
 func (f *failure) Error() string { return f.reason }
-
-// bound cuts a reason to 160 bytes on a character boundary.
-func bound(s string) string {
-	const most = 160
-	if len(s) <= most {
-		return s
-	}
-	cut := most
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
