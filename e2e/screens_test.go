@@ -51,7 +51,7 @@ func TestScreens(t *testing.T) {
 			p.selectScenario("invalid")
 			p.click("Run")
 			p.waitStatus("Failed", load)
-			p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('details').open = true`))
+			p.do(chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('details').forEach(d => d.open = true)`))
 			shot("rejected")
 
 			p.clickLink("Retained view")
