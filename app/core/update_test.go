@@ -500,3 +500,26 @@ func checkOutcome(t *testing.T, m Model, want fixtures.Outcome) {
 			m.Lifecycle.Word(), m.Accepted, reason, want.Status, want.Accepted, want.Reason)
 	}
 }
+
+// Recover works after every script that fails: one fresh normal run, with
+// its own snapshot, that completes.
+func TestRecoverAfterEveryFailingScript(t *testing.T) {
+	for _, script := range fixtures.Catalogue() {
+		if script.Outcome.Status != "Failed" {
+			continue
+		}
+		t.Run(script.Scenario, func(t *testing.T) {
+			p := start(t).send(ClickedRun{Scenario: script.Scenario})
+			p.events(1, fixtureEvents(t, script.Scenario, "run-1")...).send(StreamClosed{Generation: 1})
+			p.send(ClickedRecover{})
+			run2 := Run{Generation: 2, ThreadID: thread, RunID: "run-2", Scenario: "normal"}
+			if !reflect.DeepEqual(p.lastCmd(), Sequence{StartStream{run2}}) {
+				t.Fatalf("Recover asked for %#v", p.lastCmd())
+			}
+			p.events(2, fixtureEvents(t, "normal", "run-2")...)
+			if p.m.Lifecycle != (Completed{RunID: "run-2"}) || p.m.Accepted != 4 || p.latency("search") != 71 {
+				t.Errorf("after recovering: %#v with %d accepted", p.m.Lifecycle, p.m.Accepted)
+			}
+		})
+	}
+}
