@@ -52,16 +52,12 @@ func TestNormalRun(t *testing.T) {
 			t.Errorf("marks %v", got)
 		}
 		p.input(chromedp.Click(`tr[data-service-id="api"]`))
-		if got := p.inspector(); !strings.Contains(got, "60 → 145 ms, +85 ms (+142%)") {
-			t.Errorf("inspector for API: %q", got)
-		}
+		p.until("API in the inspector", `document.querySelector('.inspector').textContent.includes('60 → 145 ms, +85 ms (+142%)')`)
 		if got := p.cell("search", 3); got != "new, no baseline" {
 			t.Errorf("Search's change: %q", got)
 		}
 		p.input(chromedp.Click(`tr[data-service-id="search"]`))
-		if got := p.inspector(); !strings.Contains(got, "new, no baseline") {
-			t.Errorf("inspector for Search: %q", got)
-		}
+		p.until("Search in the inspector", `document.querySelector('.inspector').textContent.includes('new, no baseline')`)
 		if n := eval[int](p, `document.querySelectorAll('[data-baseline-for]').length`); n != 1 {
 			t.Errorf("%d baseline marks, want API's only", n)
 		}
@@ -89,6 +85,7 @@ func TestReorderKeepsSelectionByID(t *testing.T) {
 			t.Fatalf("rows after the reorder %v", got)
 		}
 		p.input(chromedp.Focus(`tr[data-service-id="api"]`), chromedp.KeyEvent(kb.Enter))
+		p.until("a selection", `document.querySelector('tr[aria-selected=true]') !== null`)
 		if !p.selected("api") || p.selected("auth") || p.selected("checkout") || !strings.Contains(p.inspector(), "API") {
 			t.Fatalf("Enter on API's row selected %q", eval[string](p, `document.querySelector('tr[aria-selected=true]')?.dataset.serviceId ?? ''`))
 		}
@@ -105,9 +102,7 @@ func TestReorderKeepsSelectionByID(t *testing.T) {
 		}
 		// Space selects too, and the arrow keys move between rows.
 		p.input(chromedp.Focus(`tr[data-service-id="api"]`), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(" "))
-		if !p.selected("checkout") {
-			t.Error("ArrowDown then Space did not select the next row")
-		}
+		p.until("ArrowDown then Space to select the next row", `document.querySelector('tr[data-service-id="checkout"]').getAttribute('aria-selected') === 'true'`)
 	})
 }
 
@@ -119,6 +114,7 @@ func TestFilteringWhileStreaming(t *testing.T) {
 		p.waitData()
 		for _, filter := range []string{"Core", "Platform", "All", "Core"} {
 			p.click(filter)
+			p.until(filter+" pressed", buttonJS(filter)+`.getAttribute('aria-pressed') === 'true'`)
 			// Search may arrive between two clicks: read rows, marks and
 			// the data they come from in one look.
 			got := eval[struct {
@@ -221,6 +217,10 @@ func TestCancelSlowRun(t *testing.T) {
 		}
 		if s := p.status(); s != "Cancelled" || !p.disabled("Cancel") || p.disabled("Run") {
 			t.Errorf("status %q", s)
+		}
+		// The browser reports the aborted fetch on its own schedule.
+		for deadline := time.Now().Add(load); p.abortedRequests() < 1 && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
 		}
 		if n := p.abortedRequests(); n != 1 {
 			t.Errorf("the page aborted %d requests, want its one stream", n)

@@ -7,9 +7,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-func (p *page) focused() string {
-	return eval[string](p, `(() => { const a = document.activeElement; return a.dataset.serviceId || a.id || a.tagName; })()`)
-}
 
 // 11. The keyboard: the skip link moves focus into main; the table is one
 // tab stop with Home and End; a button that disables itself hands focus
@@ -22,9 +19,7 @@ func TestKeyboard(t *testing.T) {
 			t.Fatalf("the first Tab reaches %q", got)
 		}
 		p.input(chromedp.KeyEvent(kb.Enter))
-		if got := p.focused(); got != "main" {
-			t.Errorf("the skip link left focus on %q", got)
-		}
+		p.until("the skip link to focus main", `document.activeElement.id === 'main'`)
 
 		p.selectScenario("normal")
 		p.input(chromedp.Focus("#run"), chromedp.KeyEvent(kb.Enter))
@@ -33,21 +28,16 @@ func TestKeyboard(t *testing.T) {
 			t.Errorf("%d rows are tab stops, want 1", n)
 		}
 		p.input(chromedp.Focus(`tbody tr[tabindex="0"]`), chromedp.KeyEvent(kb.End))
-		if got := p.focused(); got != "search" {
-			t.Errorf("End moved focus to %q", got)
-		}
+		p.until("End to focus the last row", `document.activeElement.dataset.serviceId === 'search'`)
 		p.input(chromedp.KeyEvent(kb.Home), chromedp.KeyEvent(kb.Enter))
-		if got := p.focused(); got != "auth" || !p.selected("auth") {
-			t.Errorf("Home then Enter: focus %q, auth selected %v", got, p.selected("auth"))
-		}
+		p.until("Home then Enter to select Auth", `document.querySelector('tr[data-service-id="auth"]').getAttribute('aria-selected') === 'true'`)
+		p.until("focus on Auth", `document.activeElement.dataset.serviceId === 'auth'`)
 
 		p.selectScenario("slow")
 		p.input(chromedp.Focus("#run"), chromedp.KeyEvent(kb.Enter))
-		p.waitData()
+		p.until("Cancel to be enabled", `!`+buttonJS("Cancel")+`.disabled`)
 		p.input(chromedp.Focus(`//button[normalize-space()="Cancel"]`), chromedp.KeyEvent(kb.Enter))
 		p.waitStatus("Cancelled", load)
-		if got := p.focused(); got != "run" {
-			t.Errorf("after Cancel disabled itself, focus is on %q", got)
-		}
+		p.until("focus to move to Run when Cancel disabled itself", `document.activeElement.id === 'run'`)
 	})
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
 // viewport is one screen the suite checks.
@@ -248,6 +250,13 @@ func (p *page) waitFor(what, js string, timeout time.Duration) {
 	}
 }
 
+// until waits, as long as a loaded machine may need, for what an input
+// must lead to: go-app handles events in Go and draws in a later frame.
+func (p *page) until(what, js string) {
+	p.t.Helper()
+	p.waitFor(what, js, load)
+}
+
 // open loads a path and waits until the wasm has mounted the page.
 func (p *page) open(path string) {
 	p.t.Helper()
@@ -384,12 +393,19 @@ func (p *page) selected(id string) bool {
 	return eval[bool](p, fmt.Sprintf(`document.querySelector('tr[data-service-id=%q]')?.getAttribute('aria-selected') === 'true'`, id))
 }
 
-// selectScenario picks an option as a user does: the select changes and
-// fires its change event.
+// selectScenario picks an option as a user does (the select changes and
+// fires its change event), then waits until the page has taken it: the
+// line under the select describes it.
 func (p *page) selectScenario(name string) {
 	p.t.Helper()
+	script, ok := fixtures.Lookup(name)
+	if !ok {
+		p.t.Fatalf("no scenario %q", name)
+	}
 	p.input(chromedp.SetValue(chromedp.ID("scenario"), name),
 		chromedp.Evaluate[chromedp.Void](`document.getElementById('scenario').dispatchEvent(new Event('change', {bubbles: true}))`))
+	p.waitFor("the "+name+" scenario to be chosen",
+		fmt.Sprintf(`document.getElementById('scenario-says')?.textContent.startsWith(%q)`, script.Description), load)
 }
 
 // checkFits: no horizontal document overflow, and chart and table inside
