@@ -7,7 +7,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-
 // 11. The keyboard: the skip link moves focus into main; the table is one
 // tab stop with Home and End; a button that disables itself hands focus
 // to Run.
