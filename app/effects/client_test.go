@@ -299,3 +299,15 @@ func TestHostileUpdatesThroughTheStream(t *testing.T) {
 		})
 	}
 }
+
+// A 204 or 304 (say, from a proxy) has no body at all: in the browser,
+// res.body is null. The run fails; the app does not.
+func TestAnswersWithoutABodyFailTheRun(t *testing.T) {
+	for _, status := range []int{http.StatusNoContent, http.StatusNotModified} {
+		msgs := collect(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(status) })
+		want := fmt.Sprintf("failed (transport): HTTP %d %s", status, http.StatusText(status))
+		if got := kinds(msgs); len(got) != 1 || got[0] != want {
+			t.Errorf("%d: %v, want %q", status, got, want)
+		}
+	}
+}

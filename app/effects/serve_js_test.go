@@ -104,7 +104,11 @@ func (w *fetchWriter) start(code int) {
 	for k := range w.header {
 		headers[k] = w.header.Get(k)
 	}
-	w.resolve.Invoke(js.Global().Get("Response").New(w.stream, map[string]any{"status": code, "headers": headers}))
+	body := w.stream
+	if code == http.StatusNoContent || code == http.StatusNotModified {
+		body = js.Null() // as a browser gives it: such a Response has no body at all
+	}
+	w.resolve.Invoke(js.Global().Get("Response").New(body, map[string]any{"status": code, "headers": headers}))
 }
 
 func (w *fetchWriter) Write(p []byte) (int, error) {
