@@ -316,3 +316,21 @@ func TestThemes(t *testing.T) {
 		}
 	})
 }
+
+// 12. The page going away (a reload, a closed tab, the back/forward cache)
+// ends the run through Update: it shows as cancelled by leaving, not as
+// live, and the server sees the client go.
+func TestPageHideEndsTheRun(t *testing.T) {
+	atEachViewport(t, func(t *testing.T, p *page) {
+		p.startRun("slow")
+		p.waitData()
+		p.input(chromedp.Evaluate[chromedp.Void](`window.dispatchEvent(new PageTransitionEvent('pagehide', {persisted: true}))`))
+		p.waitStatus("Cancelled", load)
+		if detail := eval[string](p, `document.querySelector('.run-detail').textContent`); !strings.Contains(detail, "left the page") {
+			t.Errorf("run detail %q", detail)
+		}
+		if ended := p.streamsEnded(p.thread(), 1); ended[0]["end"] != "client-gone" {
+			t.Errorf("server: %v", ended[0])
+		}
+	})
+}

@@ -51,7 +51,8 @@ func (d *Demo) OnMount(ctx app.Context) {
 	// route exit and its request aborted at once, and a page restored from
 	// the back/forward cache shows it so, not as live.
 	d.pageHide = app.FuncOf(func(app.Value, []app.Value) any {
-		d.send(core.Navigated{To: core.Exited})
+		d.runner.Close() // now: a hidden page may be frozen before the UI goroutine runs
+		d.deliver(core.Navigated{To: core.Exited})
 		return nil
 	})
 	app.Window().Call("addEventListener", "pagehide", d.pageHide)
