@@ -15,26 +15,22 @@ const svgNS = "http://www.w3.org/2000/svg"
 func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
 
 // chart is the scatter chart: p95 latency against volume, one mark per
-// visible service, baseline marks for the ones that moved.
-func chart(m core.Model) app.UI {
-	marks := Marks(m)
+// visible service, baseline marks for the ones that moved, drawn for a box
+// of the given width.
+func chart(m core.Model, width float64) app.UI {
+	l := Lay(m, NewFrame(width))
+	f := l.Frame
 	return svg("svg").
 		Class("chart").
-		Attr("viewBox", fmt.Sprintf("0 0 %d %d", chartWidth, chartHeight)).
-		Attr("preserveAspectRatio", "xMidYMid meet").
+		Attr("viewBox", fmt.Sprintf("0 0 %s %s", fixed(f.Width), fixed(f.Height))).
 		Role("img").
-		Aria("label", chartLabel(m, marks)).
+		Aria("label", chartLabel(m, l.Marks)).
 		Body(
-			axes(),
-			budgetLine(),
-			app.Range(marks).Slice(func(i int) app.UI { return baselineMark(marks[i]) }),
-			app.Range(marks).Slice(func(i int) app.UI { return mark(marks[i]) }),
-			app.If(m.Wire == nil, func() app.UI {
-				return svg("text").Class("chart-empty").
-					Attr("x", fixed((xScale.From+xScale.To)/2)).Attr("y", fixed(yScale.Px(150))).
-					Attr("text-anchor", "middle").
-					Text("No data yet: pick a scenario and press Run")
-			}),
+			axes(f),
+			budgetLine(f, l.Budget),
+			app.Range(l.Marks).Slice(func(i int) app.UI { return baselineMark(l.Marks[i]) }),
+			app.Range(l.Marks).Slice(func(i int) app.UI { return mark(l.Marks[i], l.Labels[i]) }),
+			app.If(l.Note != nil, func() app.UI { return svgText(*l.Note, "chart-empty") }),
 		)
 }
 
@@ -83,46 +79,59 @@ func filterPhrase(f core.Filter) string {
 	return string(f) + " series only"
 }
 
-func axes() app.UI {
-	bottom, left := yScale.From, xScale.From
-	yTicks, xTicks := latencyDomain.Ticks(), volumeDomain.Ticks()
+func axes(f Frame) app.UI {
+	bottom, left := f.Y.From, f.X.From
+	yTicks, xTicks := f.Y.Domain.Ticks(), f.X.Domain.Ticks()
 	return svg("g").Class("axes").Body(
 		app.Range(yTicks).Slice(func(i int) app.UI {
 			v := yTicks[i]
-			y := fixed(yScale.Px(v))
+			y := fixed(f.Y.Px(v))
 			return svg("g").Body(
-				svg("line").Class("grid").Attr("x1", fixed(left)).Attr("x2", fixed(xScale.To)).Attr("y1", y).Attr("y2", y),
-				svg("text").Class("tick").Attr("x", fixed(left-8)).Attr("y", y).
+				svg("line").Class("grid").Attr("x1", fixed(left)).Attr("x2", fixed(f.X.To)).Attr("y1", y).Attr("y2", y),
+				svg("text").Class("tick").Attr("x", fixed(left-8)).Attr("y", y).Attr("font-size", tickSize).
 					Attr("text-anchor", "end").Attr("dominant-baseline", "middle").Text(num(v)),
 			)
 		}),
 		app.Range(xTicks).Slice(func(i int) app.UI {
 			v := xTicks[i]
-			x := fixed(xScale.Px(v))
+			x := fixed(f.X.Px(v))
 			return svg("g").Body(
-				svg("line").Class("grid").Attr("x1", x).Attr("x2", x).Attr("y1", fixed(yScale.To)).Attr("y2", fixed(bottom)),
-				svg("text").Class("tick").Attr("x", x).Attr("y", fixed(bottom+19)).Attr("text-anchor", "middle").Text(num(v)),
+				svg("line").Class("grid").Attr("x1", x).Attr("x2", x).Attr("y1", fixed(f.Y.To)).Attr("y2", fixed(bottom)),
+				svg("text").Class("tick").Attr("x", x).Attr("y", fixed(bottom+18)).Attr("font-size", tickSize).
+					Attr("text-anchor", "middle").Text(num(v)),
 			)
 		}),
-		svg("line").Class("axis").Attr("x1", fixed(left)).Attr("x2", fixed(xScale.To)).Attr("y1", fixed(bottom)).Attr("y2", fixed(bottom)),
-		svg("line").Class("axis").Attr("x1", fixed(left)).Attr("x2", fixed(left)).Attr("y1", fixed(yScale.To)).Attr("y2", fixed(bottom)),
-		svg("text").Class("axis-label").
-			Attr("x", fixed((xScale.From+xScale.To)/2)).Attr("y", fixed(chartHeight-6)).Attr("text-anchor", "middle").
+		svg("line").Class("axis").Attr("x1", fixed(left)).Attr("x2", fixed(f.X.To)).Attr("y1", fixed(bottom)).Attr("y2", fixed(bottom)),
+		svg("line").Class("axis").Attr("x1", fixed(left)).Attr("x2", fixed(left)).Attr("y1", fixed(f.Y.To)).Attr("y2", fixed(bottom)),
+		svg("text").Class("axis-label").Attr("font-size", axisSize).
+			Attr("x", fixed((f.X.From+f.X.To)/2)).Attr("y", fixed(f.Height-6)).Attr("text-anchor", "middle").
 			Text("Volume (requests/min)"),
-		svg("text").Class("axis-label").
-			Attr("transform", fmt.Sprintf("translate(18 %s) rotate(-90)", fixed((yScale.From+yScale.To)/2))).
+		svg("text").Class("axis-label").Attr("font-size", axisSize).
+			Attr("transform", fmt.Sprintf("translate(16 %s) rotate(-90)", fixed((f.Y.From+f.Y.To)/2))).
 			Attr("text-anchor", "middle").
 			Text("p95 latency (ms)"),
 	)
 }
 
-func budgetLine() app.UI {
-	y := fixed(yScale.Px(BudgetMs))
+func budgetLine(f Frame, label Label) app.UI {
+	y := fixed(f.Y.Px(BudgetMs))
 	return svg("g").Class("budget").Body(
-		svg("line").Attr("x1", fixed(xScale.From)).Attr("x2", fixed(xScale.To)).Attr("y1", y).Attr("y2", y),
-		svg("text").Attr("x", fixed(xScale.To-4)).Attr("y", fixed(yScale.Px(BudgetMs)-6)).Attr("text-anchor", "end").
-			Text(fmt.Sprintf("%d ms budget, not an SLO", BudgetMs)),
+		svg("line").Attr("x1", fixed(f.X.From)).Attr("x2", fixed(f.X.To)).Attr("y1", y).Attr("y2", y),
+		svgText(label, "budget-label"),
 	)
+}
+
+// svgText draws a placed label, a line per tspan.
+func svgText(l Label, class string) app.UI {
+	return svg("text").Class(class).
+		Attr("x", fixed(l.X)).Attr("y", fixed(l.Y)).Attr("text-anchor", l.Anchor).Attr("font-size", fixed(l.Size)).
+		Body(app.Range(l.Lines).Slice(func(i int) app.UI {
+			line := svg("tspan").Attr("x", fixed(l.X)).Text(l.Lines[i])
+			if i > 0 {
+				line = line.Attr("dy", fixed(lineHeight*l.Size))
+			}
+			return line
+		}))
 }
 
 // shape draws a service's symbol: Core a circle, Platform a diamond, so the
@@ -149,11 +158,11 @@ func baselineMark(mk Mark) app.UI {
 	b := mk.Baseline
 	return svg("g").Class("baseline", seriesClass(mk.Service.Series)).DataSet("baseline-for", mk.Service.ID).Body(
 		svg("line").Class("connector").Attr("x1", fixed(b.X)).Attr("y1", fixed(b.Y)).Attr("x2", fixed(mk.X)).Attr("y2", fixed(mk.Y)),
-		shape(mk.Service.Series, b.X, b.Y, 6),
+		shape(mk.Service.Series, b.X, b.Y, baselineRadius),
 	)
 }
 
-func mark(mk Mark) app.UI {
+func mark(mk Mark, label Label) app.UI {
 	s := mk.Service
 	class := []string{"mark", seriesClass(s.Series)}
 	if mk.Selected {
@@ -162,10 +171,10 @@ func mark(mk Mark) app.UI {
 	return svg("g").Class(class...).DataSet("service-id", s.ID).Body(
 		svg("title").Text(markTitle(mk)),
 		app.If(mk.Selected, func() app.UI {
-			return svg("circle").Class("ring").Attr("cx", fixed(mk.X)).Attr("cy", fixed(mk.Y)).Attr("r", "14")
+			return svg("circle").Class("ring").Attr("cx", fixed(mk.X)).Attr("cy", fixed(mk.Y)).Attr("r", fixed(ringRadius))
 		}),
-		shape(s.Series, mk.X, mk.Y, 7),
-		svg("text").Class("label").Attr("x", fixed(mk.X+18)).Attr("y", fixed(mk.Y)).Attr("dominant-baseline", "middle").Text(s.Name),
+		shape(s.Series, mk.X, mk.Y, markRadius),
+		svgText(label, "label"),
 	)
 }
 

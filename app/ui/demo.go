@@ -27,6 +27,9 @@ type Demo struct {
 	ctx      app.Context     // the OnMount context: Dispatch needs a mounted source
 	runner   *effects.Runner // performs Update's Cmds; nil until mounted in the browser
 	pageHide app.Func        // leaving the page ends the run, through Update
+
+	chartWidth float64  // the chart's box, as the browser measured it
+	chartBox   chartBox // reports changes of that width
 }
 
 func newDemo() app.Composer {
@@ -56,6 +59,17 @@ func (d *Demo) OnMount(ctx app.Context) {
 		return nil
 	})
 	app.Window().Call("addEventListener", "pagehide", d.pageHide)
+	// Measured now, so that the first render in the browser draws the chart
+	// at its size.
+	d.chartWidth = d.chartBox.watch(func(width float64) {
+		ctx.Dispatch(func(ctx app.Context) {
+			if width == d.chartWidth {
+				ctx.PreventUpdate()
+				return
+			}
+			d.chartWidth = width
+		})
+	})
 }
 
 // OnNav runs for both demo routes, on the kept instance too (and during
@@ -77,6 +91,7 @@ func (d *Demo) OnNav(ctx app.Context) {
 func (d *Demo) OnDismount() {
 	d.send(core.Navigated{To: core.Exited})
 	d.runner.Close()
+	d.chartBox.stop()
 	app.Window().Call("removeEventListener", "pagehide", d.pageHide)
 	d.pageHide.Release()
 }
@@ -131,7 +146,7 @@ func (d *Demo) Render() app.UI {
 			app.Div().Class("layout").Body(
 				app.Section().Class("card", "chart-card").Aria("labelledby", "chart-title").Body(
 					app.H2().ID("chart-title").Text("p95 latency against volume"),
-					chart(m),
+					app.Div().ID(chartBoxID).Body(chart(m, d.chartWidth)),
 					legend(),
 				),
 				app.Div().Class("side").Body(

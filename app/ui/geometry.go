@@ -1,18 +1,9 @@
 package ui
 
 import (
-	core "github.com/agent-analysis/agent-analysis/app/core"
-)
+	"math"
 
-// The chart's fixed frame, in SVG user units. The SVG scales to its
-// container through its viewBox; these numbers only fix proportions.
-const (
-	chartWidth  = 640
-	chartHeight = 380
-	marginLeft  = 72
-	marginRight = 32
-	marginTop   = 16
-	marginBot   = 52
+	core "github.com/agent-analysis/agent-analysis/app/core"
 )
 
 // Fixed domains, so that runs compare at a glance.
@@ -23,6 +14,55 @@ var (
 
 // BudgetMs is the illustrative p95 budget line. It is not an SLO.
 const BudgetMs = 100
+
+// Text sizes in the chart, in CSS pixels: the chart is drawn at the size
+// it is shown, so these are what a reader sees.
+const (
+	tickSize   = 12
+	axisSize   = 13
+	labelSize  = 13 // a mark's name, bold
+	budgetSize = 12
+	emptySize  = 14
+)
+
+// The chart's widths, in CSS pixels.
+const (
+	defaultWidth = 640 // until the browser has measured (the server's prerender)
+	minWidth     = 240
+	maxWidth     = 1200
+	compactBelow = 520 // narrower frames are shorter and tick every 500 rpm
+)
+
+// Frame is the chart's drawing area for one width, in CSS pixels. The SVG's
+// viewBox is the width of the box it sits in, measured in the browser, so
+// nothing is scaled: 12 px text is 12 px on a phone and on a desktop.
+type Frame struct {
+	Width, Height float64
+	X, Y          Scale
+	Compact       bool
+}
+
+// NewFrame lays the chart out for a box this wide.
+func NewFrame(width float64) Frame {
+	if !(width > 0) { // NaN too: nothing measured
+		width = defaultWidth
+	}
+	w := math.Floor(min(max(width, minWidth), maxWidth))
+	compact := w < compactBelow
+	height, left, xDomain := 400.0, 64.0, volumeDomain
+	if compact {
+		height, left, xDomain.Step = 300, 52, 500
+	}
+	const top, right, bottom = 14, 24, 44
+	return Frame{
+		Width: w, Height: height, Compact: compact,
+		X: Scale{Domain: xDomain, From: left, To: w - right},
+		Y: Scale{Domain: latencyDomain, From: height - bottom, To: top},
+	}
+}
+
+// Plot is the area inside the axes, where marks and their labels go.
+func (f Frame) Plot() Box { return Box{X0: f.X.From, Y0: f.Y.To, X1: f.X.To, Y1: f.Y.From} }
 
 // Domain is a closed range of data values with a tick step.
 type Domain struct{ Min, Max, Step float64 }
@@ -56,11 +96,6 @@ func (s Scale) Px(v float64) float64 {
 // Clamped reports whether v lies outside the domain.
 func (s Scale) Clamped(v float64) bool { return v < s.Domain.Min || v > s.Domain.Max }
 
-var (
-	xScale = Scale{Domain: volumeDomain, From: marginLeft, To: chartWidth - marginRight}
-	yScale = Scale{Domain: latencyDomain, From: chartHeight - marginBot, To: marginTop}
-)
-
 // Mark is one visible service, placed.
 type Mark struct {
 	Service  core.Service
@@ -74,21 +109,40 @@ type Mark struct {
 type Point struct{ X, Y float64 }
 
 // Marks places every visible service of the model.
-func Marks(m core.Model) []Mark {
+func Marks(m core.Model, f Frame) []Mark {
 	visible := m.Visible()
 	out := make([]Mark, len(visible))
 	for i, s := range visible {
 		mark := Mark{
 			Service:  s,
-			X:        xScale.Px(s.Volume),
-			Y:        yScale.Px(s.Latency),
+			X:        f.X.Px(s.Volume),
+			Y:        f.Y.Px(s.Latency),
 			Selected: s.ID == m.Selected,
-			OffScale: xScale.Clamped(s.Volume) || yScale.Clamped(s.Latency),
+			OffScale: f.X.Clamped(s.Volume) || f.Y.Clamped(s.Latency),
 		}
 		if b, ok := m.BaselineOf(s.ID); ok && (b.Volume != s.Volume || b.Latency != s.Latency) {
-			mark.Baseline = &Point{X: xScale.Px(b.Volume), Y: yScale.Px(b.Latency)}
+			mark.Baseline = &Point{X: f.X.Px(b.Volume), Y: f.Y.Px(b.Latency)}
 		}
 		out[i] = mark
 	}
 	return out
+}
+
+// Radii of the drawn symbols, in SVG user units.
+const (
+	markRadius     = 7
+	baselineRadius = 6
+	ringRadius     = 14
+)
+
+// reach is how far a mark's drawing extends from its centre: the selection
+// ring, or the symbol (a Platform diamond reaches 1.25 r) and its stroke.
+func (mk Mark) reach() float64 {
+	switch {
+	case mk.Selected:
+		return ringRadius + 1.5
+	case mk.Service.Series == core.Platform:
+		return markRadius*1.25 + 1
+	}
+	return markRadius + 1
 }

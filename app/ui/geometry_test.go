@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"testing"
 
 	core "github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
 func TestTicks(t *testing.T) {
@@ -19,21 +22,52 @@ func TestTicks(t *testing.T) {
 	}
 }
 
+// The chart is drawn at the width of its box: a phone gets a compact
+// frame with fewer ticks, and nonsense widths get a usable frame.
+func TestFrames(t *testing.T) {
+	tests := []struct {
+		width, want float64
+		compact     bool
+		xTicks      int
+	}{
+		{730, 730, false, 6},
+		{332.6, 332, true, 4},
+		{262, 262, true, 4},
+		{100, minWidth, true, 4},
+		{1e9, maxWidth, false, 6},
+		{0, defaultWidth, false, 6},
+		{-5, defaultWidth, false, 6},
+		{math.NaN(), defaultWidth, false, 6},
+		{math.Inf(1), maxWidth, false, 6},
+	}
+	for _, tt := range tests {
+		f := NewFrame(tt.width)
+		if f.Width != tt.want || f.Compact != tt.compact || len(f.X.Domain.Ticks()) != tt.xTicks {
+			t.Errorf("NewFrame(%v): width %v compact %v ticks %v", tt.width, f.Width, f.Compact, f.X.Domain.Ticks())
+		}
+		if p := f.Plot(); p.X0 <= 0 || p.X1 >= f.Width || p.Y0 <= 0 || p.Y1 >= f.Height {
+			t.Errorf("NewFrame(%v): the plot %+v leaves no margin in %vx%v", tt.width, p, f.Width, f.Height)
+		}
+	}
+}
+
 func TestScales(t *testing.T) {
+	f := NewFrame(640)
+	left, right, bottom, top := f.X.From, f.X.To, f.Y.From, f.Y.To
 	tests := []struct {
 		scale   Scale
 		v, want float64
 		clamped bool
 	}{
-		{xScale, 0, marginLeft, false},
-		{xScale, 1500, chartWidth - marginRight, false},
-		{xScale, 750, (marginLeft + chartWidth - marginRight) / 2.0, false},
-		{xScale, 9000, chartWidth - marginRight, true},
-		{xScale, -5, marginLeft, true},
-		{yScale, 0, chartHeight - marginBot, false}, // y grows downwards
-		{yScale, 200, marginTop, false},
-		{yScale, 100, (chartHeight - marginBot + marginTop) / 2.0, false},
-		{yScale, 999, marginTop, true},
+		{f.X, 0, left, false},
+		{f.X, 1500, right, false},
+		{f.X, 750, (left + right) / 2, false},
+		{f.X, 9000, right, true},
+		{f.X, -5, left, true},
+		{f.Y, 0, bottom, false}, // y grows downwards
+		{f.Y, 200, top, false},
+		{f.Y, 100, (bottom + top) / 2, false},
+		{f.Y, 999, top, true},
 	}
 	for _, tt := range tests {
 		if got := tt.scale.Px(tt.v); got != tt.want || tt.scale.Clamped(tt.v) != tt.clamped {
@@ -56,15 +90,16 @@ func TestMarks(t *testing.T) {
 		"api":  {ID: "api", Volume: 1200, Latency: 60},
 	}
 	m.Selected = "api"
+	f := NewFrame(640)
 
-	marks := Marks(m)
+	marks := Marks(m, f)
 	if len(marks) != 4 || marks[0].Service.ID != "auth" || marks[1].Service.ID != "api" {
 		t.Fatalf("marks follow the Wire's order: %+v", marks)
 	}
 	if marks[0].Baseline != nil {
 		t.Error("an unchanged service has a baseline mark")
 	}
-	if b := marks[1].Baseline; b == nil || b.X != marks[1].X || b.Y != yScale.Px(60) {
+	if b := marks[1].Baseline; b == nil || b.X != marks[1].X || b.Y != f.Y.Px(60) {
 		t.Errorf("API's baseline mark %+v", b)
 	}
 	if marks[2].Baseline != nil {
@@ -73,12 +108,133 @@ func TestMarks(t *testing.T) {
 	if !marks[1].Selected || marks[0].Selected {
 		t.Error("selection")
 	}
-	if !marks[3].OffScale || marks[3].Y != marginTop {
+	if !marks[3].OffScale || marks[3].Y != f.Y.To {
 		t.Errorf("999 ms must clamp to the top: %+v", marks[3])
 	}
 
 	m.Filter = core.OnlyPlatform
-	if got := Marks(m); len(got) != 2 || got[0].Service.ID != "auth" || got[1].Service.ID != "search" {
+	if got := Marks(m, f); len(got) != 2 || got[0].Service.ID != "auth" || got[1].Service.ID != "search" {
 		t.Errorf("filtered marks %+v", got)
+	}
+}
+
+func TestBoxCrosses(t *testing.T) {
+	b := Box{X0: 10, Y0: 10, X1: 20, Y1: 20}
+	tests := []struct {
+		s    Segment
+		want bool
+	}{
+		{Segment{Point{0, 15}, Point{30, 15}}, true},  // straight through
+		{Segment{Point{15, 0}, Point{15, 12}}, true},  // ends inside
+		{Segment{Point{12, 12}, Point{14, 14}}, true}, // wholly inside
+		{Segment{Point{0, 0}, Point{30, 30}}, true},   // diagonal
+		{Segment{Point{0, 5}, Point{30, 5}}, false},   // above
+		{Segment{Point{0, 10}, Point{30, 10}}, false}, // along the edge
+		{Segment{Point{0, 20}, Point{10, 30}}, false}, // misses the corner
+		{Segment{Point{0, 15}, Point{9, 15}}, false},  // stops short
+		{Segment{Point{15, 25}, Point{15, 40}}, false},
+	}
+	for _, tt := range tests {
+		if got := b.Crosses(tt.s); got != tt.want {
+			t.Errorf("%+v crosses %+v: %v, want %v", tt.s, b, got, tt.want)
+		}
+	}
+}
+
+// chartStates is every model a run of any script shows, under each filter
+// and each selection.
+func chartStates(t *testing.T) []core.Model {
+	var out []core.Model
+	for _, script := range fixtures.Catalogue() {
+		for _, m := range play(t, script.Scenario) {
+			for _, f := range core.Filters {
+				m, _ := core.Update(m, core.ClickedFilter{Filter: f})
+				out = append(out, m)
+				for _, s := range m.Visible() {
+					selected, _ := core.Update(m, core.ClickedService{ID: s.ID})
+					out = append(out, selected)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// No label is crossed by a connector or the budget line, none covers a
+// mark or another label, and none leaves the plot: in every state of every
+// script, at phone and desktop widths.
+func TestLabelsAreClear(t *testing.T) {
+	states := append(chartStates(t), core.NewModel("t")) // and before any data
+	if len(states) < 500 {
+		t.Fatalf("only %d states", len(states))
+	}
+	for _, width := range []float64{240, 262, 332, 358, 640, 730, 1200} {
+		for _, m := range states {
+			l := Lay(m, NewFrame(width))
+			if (l.Note != nil) != (m.Wire == nil) {
+				t.Fatalf("width %v, %d marks: note %v", width, len(l.Marks), l.Note)
+			}
+			if problem := clash(l); problem != "" {
+				t.Fatalf("width %v, %s, filter %s, selected %q: %s", width, m.Lifecycle.Word(), m.Filter, m.Selected, problem)
+			}
+		}
+	}
+}
+
+// clash names the first way a layout's text collides, "" if none does.
+func clash(l Layout) string {
+	f := l.Frame
+	yb := f.Y.Px(BudgetMs)
+	lines := []Segment{{Point{f.X.From, yb}, Point{f.X.To, yb}}}
+	var symbols []Box
+	for _, mk := range l.Marks {
+		symbols = append(symbols, around(mk.X, mk.Y, mk.reach()))
+		if b := mk.Baseline; b != nil {
+			lines = append(lines, Segment{*b, Point{mk.X, mk.Y}})
+			symbols = append(symbols, around(b.X, b.Y, baselineRadius))
+		}
+	}
+	texts := append([]Label{l.Budget}, l.Labels...)
+	if l.Note != nil {
+		texts = append(texts, *l.Note)
+	}
+	for i, text := range texts {
+		b := text.Box
+		if b.Intersect(f.Plot()) != b {
+			return text.Lines[0] + " leaves the plot"
+		}
+		for _, s := range lines {
+			if b.Crosses(s) {
+				return text.Lines[0] + " is crossed by a line"
+			}
+		}
+		for _, s := range symbols {
+			if b.Intersect(s).Area() > 0 {
+				return text.Lines[0] + " covers a mark"
+			}
+		}
+		for _, other := range texts[i+1:] {
+			if b.Intersect(other.Box).Area() > 0 {
+				return text.Lines[0] + " overlaps " + other.Lines[0]
+			}
+		}
+	}
+	return ""
+}
+
+// A crowd where no label finds a free place: every candidate is tried.
+func BenchmarkLayCrowded(b *testing.B) {
+	services := make([]core.Service, maxLabels)
+	for i := range services {
+		services[i] = core.Service{ID: fmt.Sprint("s", i), Name: fmt.Sprint("Service ", i), Series: core.Core,
+			Volume: 600 + float64(i%5)*20, Latency: 90 + float64(i/5)*5}
+	}
+	w := core.NewWire(services)
+	m := core.NewModel("t")
+	m.Wire = &w
+	f := NewFrame(730)
+	b.ReportAllocs()
+	for b.Loop() {
+		Lay(m, f)
 	}
 }

@@ -13,28 +13,19 @@ import (
 
 	"github.com/agent-analysis/agent-analysis/app/core"
 	"github.com/agent-analysis/agent-analysis/app/effects"
-	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
-// modelAfter plays the first n events of a scenario through Update.
+// modelAfter plays the first n events of a scenario through Update, then
+// the given Msgs.
 func modelAfter(t *testing.T, scenario string, n int, then ...core.Msg) core.Model {
 	t.Helper()
-	m, _ := core.Update(core.NewModel("thread-1"), core.ClickedRun{Scenario: scenario})
-	script, _ := fixtures.Lookup(scenario)
-	for _, step := range script.ForRun("thread-1", "run-1")[:n] {
-		ev, err := effects.DecodeEvent(step.Event)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, _ = core.Update(m, core.ReceivedEvent{Generation: 1, Event: ev, JSON: step.Event})
-	}
+	m := play(t, scenario)[n]
 	for _, msg := range then {
 		m, _ = core.Update(m, msg)
 	}
 	return m
 }
 
-// render returns the demo's HTML for a model, parsed.
 // render returns the demo's HTML for a model once the client is ready.
 func render(t *testing.T, m core.Model) *html.Node {
 	t.Helper()

@@ -1,0 +1,278 @@
+package ui
+
+import (
+	"fmt"
+	"iter"
+	"math"
+	"slices"
+	"unicode/utf8"
+
+	core "github.com/agent-analysis/agent-analysis/app/core"
+)
+
+// Layout is the chart for one model and one frame: every mark, and where
+// each piece of text goes so that no label is crossed by a connector or
+// the budget line, none covers a mark or another label, and none leaves
+// the plot.
+type Layout struct {
+	Frame  Frame
+	Marks  []Mark
+	Budget Label
+	Labels []Label // one per mark, in the same order
+	Note   *Label  // asks for a run while there is no data
+}
+
+// Label is a text placed on the chart: one or more lines, anchored at X
+// (start, middle or end), the first baseline at Y.
+type Label struct {
+	Lines  []string
+	X, Y   float64
+	Anchor string
+	Size   float64
+	Box    Box // the room the text takes, estimated on the generous side
+}
+
+// Box is an axis-aligned rectangle in SVG user units.
+type Box struct{ X0, Y0, X1, Y1 float64 }
+
+// Segment is a straight line between two points.
+type Segment struct{ A, B Point }
+
+// maxLabels is the most marks that get their names written beside them;
+// a crowd gets none (each mark's title and the table name them all).
+const maxLabels = 24
+
+// Lay places the marks of the model and the text that goes with them:
+// the marks' names (or, before any data, the note asking for a run) first,
+// then the budget label wherever is left.
+func Lay(m core.Model, f Frame) Layout {
+	l := Layout{Frame: f, Marks: Marks(m, f)}
+	if len(l.Marks) > maxLabels {
+		for l.Budget = range budgetCandidates(f) {
+			break // the first, wherever the marks are
+		}
+		return l
+	}
+	yb := f.Y.Px(BudgetMs)
+	p := placer{bounds: f.Plot(), segments: []Segment{{Point{f.X.From, yb}, Point{f.X.To, yb}}}}
+	for _, mk := range l.Marks {
+		p.boxes = append(p.boxes, around(mk.X, mk.Y, mk.reach()))
+		if b := mk.Baseline; b != nil {
+			p.boxes = append(p.boxes, around(b.X, b.Y, baselineRadius*1.25+1))
+			p.segments = append(p.segments, Segment{*b, Point{mk.X, mk.Y}})
+		}
+	}
+	if m.Wire == nil {
+		note := p.place(noteCandidates(f))
+		p.boxes = append(p.boxes, note.Box)
+		l.Note = &note
+	}
+	for _, mk := range l.Marks {
+		label := p.place(markCandidates(mk))
+		p.boxes = append(p.boxes, label.Box)
+		l.Labels = append(l.Labels, label)
+	}
+	p.segments = p.segments[1:] // the budget label sits by its own line
+	l.Budget = p.place(budgetCandidates(f))
+	return l
+}
+
+// The budget label says what the line is, just above it or just below it
+// (a little further off where a mark sits on the line): at the right end,
+// the left end, or anywhere between; where the full line does not fit it
+// takes two lines.
+func budgetCandidates(f Frame) iter.Seq[Label] {
+	return func(yield func(Label) bool) {
+		yb := f.Y.Px(BudgetMs)
+		const inset, step = 6, 8
+		for _, gap := range []float64{3, 8, 14} {
+			for _, lines := range [][]string{
+				{fmt.Sprintf("%d ms budget, not an SLO", BudgetMs)},
+				{fmt.Sprintf("%d ms budget", BudgetMs), "not an SLO"},
+				{fmt.Sprintf("%d ms budget", BudgetMs)},
+				{"budget"},
+			} {
+				h := textHeight(len(lines), budgetSize)
+				for _, top := range []float64{yb - gap - h, yb + gap} {
+					if !yield(newLabel(lines, f.X.To-inset, top, "end", budgetSize, false)) {
+						return
+					}
+					for x := f.X.From + inset; x < f.X.To; x += step {
+						if !yield(newLabel(lines, x, top, "start", budgetSize, false)) {
+							return
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// The note before any data sits in the middle of the band under the budget
+// line, else over it, on as few lines as fit the plot's width.
+func noteCandidates(f Frame) iter.Seq[Label] {
+	return func(yield func(Label) bool) {
+		x := (f.X.From + f.X.To) / 2
+		for _, lines := range [][]string{
+			{"No data yet: pick a scenario and press Run"},
+			{"No data yet:", "pick a scenario and press Run"},
+			{"No data yet:", "pick a scenario", "and press Run"},
+		} {
+			h := textHeight(len(lines), emptySize)
+			for _, ms := range []float64{BudgetMs / 2, BudgetMs * 3 / 2} {
+				if !yield(newLabel(lines, x, f.Y.Px(ms)-h/2, "middle", emptySize, false)) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// A mark's name goes right of it, else left, above, below or on a
+// diagonal: the first place that is free.
+func markCandidates(mk Mark) iter.Seq[Label] {
+	name := []string{shortName(mk.Service.Name)}
+	r, gap := mk.reach(), 4.0
+	h := textHeight(1, labelSize)
+	w := textWidth(name[0], labelSize, true)
+	mid, above, below := mk.Y-h/2, mk.Y-r-gap-h, mk.Y+r+gap
+	d := r * 0.7 // a diagonal clears the symbol's corner
+	at := func(x, top float64, anchor string) Label { return newLabel(name, x, top, anchor, labelSize, true) }
+	return slices.Values([]Label{
+		at(mk.X+r+gap, mid, "start"),
+		at(mk.X-r-gap, mid, "end"),
+		at(mk.X, above, "middle"),
+		at(mk.X, below, "middle"),
+		at(mk.X+d, mk.Y-d-h, "start"),
+		at(mk.X+d, mk.Y+d, "start"),
+		at(mk.X-d, mk.Y-d-h, "end"),
+		at(mk.X-d, mk.Y+d, "end"),
+		at(mk.X+r+gap+w/2, above, "middle"),
+		at(mk.X-r-gap-w/2, below, "middle"),
+	})
+}
+
+// newLabel builds a label whose box's top edge is at top.
+func newLabel(lines []string, x, top float64, anchor string, size float64, bold bool) Label {
+	var w float64
+	for _, line := range lines {
+		w = max(w, textWidth(line, size, bold))
+	}
+	x0 := x
+	switch anchor {
+	case "middle":
+		x0 = x - w/2
+	case "end":
+		x0 = x - w
+	}
+	return Label{
+		Lines: lines, X: x, Y: top + ascent*size, Anchor: anchor, Size: size,
+		Box: Box{X0: x0, Y0: top, X1: x0 + w, Y1: top + textHeight(len(lines), size)},
+	}
+}
+
+// Text metrics, in ems, generous for DejaVu Sans and the usual system
+// fonts: a label may take more room than it needs, never less.
+const (
+	ascent     = 0.93 // baseline below the top of the line
+	lineHeight = 1.2
+	charWidth  = 0.64
+	boldWidth  = 0.74
+)
+
+func textHeight(lines int, size float64) float64 {
+	return (float64(lines-1)*lineHeight + ascent + 0.25) * size
+}
+
+func textWidth(s string, size float64, bold bool) float64 {
+	em := charWidth
+	if bold {
+		em = boldWidth
+	}
+	return float64(utf8.RuneCountInString(s))*em*size + 2
+}
+
+// shortName keeps a label short; the mark's title has the whole name.
+func shortName(s string) string {
+	const most = 18
+	if utf8.RuneCountInString(s) <= most {
+		return s
+	}
+	return string([]rune(s)[:most-1]) + "…"
+}
+
+// placer picks, for each label in turn, the first candidate that touches
+// nothing placed so far; when every candidate touches something, the one
+// that touches least.
+type placer struct {
+	bounds   Box
+	boxes    []Box
+	segments []Segment
+}
+
+func (p *placer) place(candidates iter.Seq[Label]) Label {
+	var best Label
+	least := math.Inf(1)
+	for c := range candidates {
+		cost := p.cost(c.Box)
+		if cost == 0 {
+			return c
+		}
+		if cost < least {
+			best, least = c, cost
+		}
+	}
+	return best
+}
+
+// cost is how badly a box collides: area outside the plot and over other
+// boxes, and a fixed price for each line crossing it.
+func (p *placer) cost(b Box) float64 {
+	cost := b.Area() - b.Intersect(p.bounds).Area()
+	for _, o := range p.boxes {
+		cost += b.Intersect(o).Area()
+	}
+	for _, s := range p.segments {
+		if b.Crosses(s) {
+			cost += 100
+		}
+	}
+	return cost
+}
+
+// around is the square a symbol of reach r occupies.
+func around(x, y, r float64) Box { return Box{X0: x - r, Y0: y - r, X1: x + r, Y1: y + r} }
+
+// Area is zero for an empty box.
+func (b Box) Area() float64 { return max(b.X1-b.X0, 0) * max(b.Y1-b.Y0, 0) }
+
+// Intersect is the part two boxes share (empty when they do not meet).
+func (b Box) Intersect(o Box) Box {
+	return Box{X0: max(b.X0, o.X0), Y0: max(b.Y0, o.Y0), X1: min(b.X1, o.X1), Y1: min(b.Y1, o.Y1)}
+}
+
+// Crosses reports whether the segment passes through the box's inside
+// (Liang–Barsky clipping).
+func (b Box) Crosses(s Segment) bool {
+	dx, dy := s.B.X-s.A.X, s.B.Y-s.A.Y
+	t0, t1 := 0.0, 1.0
+	for _, edge := range [4][2]float64{
+		{-dx, s.A.X - b.X0}, {dx, b.X1 - s.A.X},
+		{-dy, s.A.Y - b.Y0}, {dy, b.Y1 - s.A.Y},
+	} {
+		p, q := edge[0], edge[1]
+		if p == 0 {
+			if q <= 0 {
+				return false // parallel to this edge and outside (or on) it
+			}
+			continue
+		}
+		t := q / p
+		if p < 0 {
+			t0 = max(t0, t)
+		} else {
+			t1 = min(t1, t)
+		}
+	}
+	return t0 < t1
+}
