@@ -9,6 +9,12 @@ import (
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
+// Ids that focus handling reaches for.
+const (
+	runID    = "run"
+	statusID = "status"
+)
+
 // controls: scenario, run commands, series filter, status. go-app keeps an
 // element's first handler when a new one comes from the same code, so
 // handlers here capture nothing that changes: onRun reads the scenario
@@ -27,7 +33,7 @@ func controls(m core.Model, ready bool, scenario string, onScenario, onRun, onCa
 		),
 		app.Div().Class("group").Body(
 			// Disabled until the client is ready, so that no click is lost.
-			button("Run", "primary", !ready, onRun).ID("run"),
+			button("Run", "primary", !ready, onRun).ID(runID),
 			button("Cancel", "", !active, onCancel),
 			button("Recover", "", !failed, onRecover),
 			app.If(!ready, func() app.UI { return app.Span().Class("loading").Text("Loading…") }),
@@ -42,7 +48,8 @@ func controls(m core.Model, ready bool, scenario string, onScenario, onRun, onCa
 			}),
 		),
 		app.Div().Class("group", "run-state").Body(
-			app.P().Class("status", statusClass(m.Lifecycle)).Role("status").Text(m.Lifecycle.Word()),
+			// Focusable from code: where focus goes when nothing else can take it.
+			app.P().ID(statusID).TabIndex(-1).Class("status", statusClass(m.Lifecycle)).Role("status").Text(m.Lifecycle.Word()),
 			app.P().Class("accepted").Aria("live", "polite").Text(fmt.Sprintf("Accepted updates: %d", m.Accepted)),
 			app.P().Class("run-detail").Aria("live", "polite").Text(runDetail(m.Lifecycle)),
 		),

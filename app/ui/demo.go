@@ -30,6 +30,7 @@ type Demo struct {
 
 	chartWidth float64  // the chart's box, as the browser measured it
 	chartBox   chartBox // reports changes of that width
+	refocusing bool     // a focus check is due after this frame's render
 }
 
 func newDemo() app.Composer {
@@ -39,7 +40,7 @@ func newDemo() app.Composer {
 // OnMount runs in the browser only. Nothing starts here: runs start from
 // a click.
 func (d *Demo) OnMount(ctx app.Context) {
-	d.ctx = ctx
+	d.ctx, d.refocusing = ctx, false
 	var saved core.Model
 	ctx.GetState(modelState, &saved)
 	if saved.Lifecycle != nil {
@@ -97,8 +98,17 @@ func (d *Demo) OnDismount() {
 }
 
 // send runs one Msg through Update and performs its Cmd. It runs on the
-// UI goroutine only.
+// UI goroutine only. Once the frame is drawn, focus is put back where the
+// render may have taken it from (see focusTarget).
 func (d *Demo) send(msg core.Msg) {
+	if !d.refocusing {
+		d.refocusing = true
+		before := focused()
+		d.ctx.Defer(func(app.Context) {
+			d.refocusing = false
+			before.restore()
+		})
+	}
 	var cmd core.Cmd
 	d.model, cmd = core.Update(d.model, msg)
 	d.ctx.SetState(modelState, d.model)
@@ -124,17 +134,11 @@ func (d *Demo) onRecover(ctx app.Context, e app.Event) {
 	d.send(core.ClickedRecover{})
 	d.scenario = "normal"
 	app.Window().GetElementByID("scenario").Set("value", "normal")
-	focusRun() // Recover disables itself
 }
 
-// onCancel stops the run; Cancel disables itself, so focus moves to Run
-// rather than falling to the page.
 func (d *Demo) onCancel(ctx app.Context, e app.Event) {
 	d.send(core.ClickedCancel{})
-	focusRun()
 }
-
-func focusRun() { app.Window().GetElementByID("run").Call("focus") }
 
 func (d *Demo) Render() app.UI {
 	m := d.model

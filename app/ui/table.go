@@ -84,22 +84,16 @@ func rowKey(e app.Event, id string, send func(core.Msg)) {
 		send(core.ClickedService{ID: id})
 	case "ArrowDown":
 		e.PreventDefault()
-		focus(e.Get("currentTarget").Get("nextElementSibling"))
+		focusFirst(e.Get("currentTarget").Get("nextElementSibling"))
 	case "ArrowUp":
 		e.PreventDefault()
-		focus(e.Get("currentTarget").Get("previousElementSibling"))
+		focusFirst(e.Get("currentTarget").Get("previousElementSibling"))
 	case "Home":
 		e.PreventDefault()
-		focus(e.Get("currentTarget").Get("parentElement").Get("firstElementChild"))
+		focusFirst(e.Get("currentTarget").Get("parentElement").Get("firstElementChild"))
 	case "End":
 		e.PreventDefault()
-		focus(e.Get("currentTarget").Get("parentElement").Get("lastElementChild"))
-	}
-}
-
-func focus(el app.Value) {
-	if el.Truthy() {
-		el.Call("focus")
+		focusFirst(e.Get("currentTarget").Get("parentElement").Get("lastElementChild"))
 	}
 }
 
