@@ -35,12 +35,16 @@ var viewports = []viewport{
 	{name: "phone", width: 390, height: 844, mobile: true},
 }
 
+// narrow is the smallest phone the screen must fit.
+var narrow = viewport{name: "narrow", width: 320, height: 640, mobile: true}
+
 // page is one browser tab at one viewport, in a browser context of its
 // own (fresh storage), watched for anything that went wrong.
 type page struct {
-	t   testing.TB
-	ctx context.Context
-	vp  viewport
+	t    testing.TB
+	ctx  context.Context
+	vp   viewport
+	base string // the site: the suite's server, or a gate in front of it
 
 	mu       sync.Mutex
 	problems []string
@@ -50,7 +54,11 @@ type page struct {
 
 // atEachViewport runs f at both viewports, each in a fresh page.
 func atEachViewport(t *testing.T, f func(t *testing.T, p *page)) {
-	for _, vp := range viewports {
+	atViewports(t, viewports, f)
+}
+
+func atViewports(t *testing.T, vps []viewport, f func(t *testing.T, p *page)) {
+	for _, vp := range vps {
 		t.Run(vp.name, func(t *testing.T) {
 			start := time.Now()
 			p := newPage(t, vp)
@@ -71,7 +79,7 @@ func newPage(t testing.TB, vp viewport) *page {
 	// its condition holds, so generous limits cost the happy path nothing.
 	ctx, cancelTimeout := context.WithTimeout(ctx, 4*time.Minute)
 	t.Cleanup(cancelTimeout)
-	p := &page{t: t, ctx: ctx, vp: vp}
+	p := &page{t: t, ctx: ctx, vp: vp, base: baseURL}
 	p.watch()
 	p.onNewDocument(traceProbe)
 	t.Cleanup(func() {
@@ -260,13 +268,18 @@ func (p *page) until(what, js string) {
 // open loads a path and waits until the wasm has mounted the page.
 func (p *page) open(path string) {
 	p.t.Helper()
-	p.do(chromedp.Navigate(baseURL + path))
+	p.do(chromedp.Navigate(p.base + path))
 	p.waitReady()
 }
 
 func (p *page) waitReady() {
 	p.t.Helper()
 	p.waitFor("the app to start", `document.querySelector('[data-ready="true"]') !== null`, 2*load)
+	// The chart is drawn at the width of its box once the app has measured it.
+	p.waitFor("the chart to fit its box", `(() => {
+		const box = document.getElementById('chart-box');
+		return !box || Number(box.querySelector('svg').getAttribute('viewBox').split(' ')[2]) === Math.floor(box.getBoundingClientRect().width);
+	})()`, load)
 }
 
 // settled waits for the page to draw what the last input did: go-app

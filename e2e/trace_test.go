@@ -13,12 +13,14 @@ import (
 )
 
 // traceProbe runs before the page's own scripts and records every rendered
-// change of the status line, the accepted count and the table's row order.
+// change of the status line, the accepted count, the table's row order and
+// where focus is (see focusJS).
 // Tests assert on this history instead of racing to see a state that lasts
 // a moment: a slow machine renders fewer intermediate frames, never a
 // different order.
 const traceProbe = `(() => {
 	window.__trace = [];
+	const focusOf = () => { const e = document.activeElement; return ` + focusJS + `; };
 	const record = () => {
 		const status = document.querySelector('[role=status]');
 		if (!status) return;
@@ -26,19 +28,31 @@ const traceProbe = `(() => {
 			status: status.textContent,
 			accepted: document.querySelector('.accepted')?.textContent ?? '',
 			rows: [...document.querySelectorAll('tbody tr[data-service-id]')].map(r => r.dataset.serviceId).join(','),
+			focus: focusOf(),
 		};
 		const last = window.__trace[window.__trace.length - 1];
-		if (!last || last.status !== entry.status || last.accepted !== entry.accepted || last.rows !== entry.rows)
+		if (!last || last.status !== entry.status || last.accepted !== entry.accepted || last.rows !== entry.rows || last.focus !== entry.focus)
 			window.__trace.push(entry);
 	};
 	new MutationObserver(record).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+	document.addEventListener('focusin', record);
+	document.addEventListener('focusout', () => setTimeout(record));
 })()`
+
+// focusJS names the focused element e: "row:api" for a service's row,
+// "#id" for an element with an id, else its tag and text ("button:Cancel"),
+// "body" when nothing has focus.
+const focusJS = `(!e || e === document.body) ? 'body'
+	: e.tagName === 'TR' ? 'row:' + e.dataset.serviceId
+	: e.id ? '#' + e.id
+	: e.tagName.toLowerCase() + ':' + e.textContent.trim()`
 
 // traceEntry is one rendered state.
 type traceEntry struct {
 	Status   string `json:"status"`
 	Accepted string `json:"accepted"`
 	Rows     string `json:"rows"`
+	Focus    string `json:"focus"`
 }
 
 // onNewDocument installs a script that runs before every document's own.
