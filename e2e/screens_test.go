@@ -21,7 +21,7 @@ func TestScreens(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, scheme := range []string{"light", "dark"} {
-		atEachViewport(t, func(t *testing.T, p *page) {
+		atViewports(t, append(viewports, narrow), func(t *testing.T, p *page) {
 			p.emulateColorScheme(scheme)
 			shot := func(state string) {
 				png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
