@@ -5,7 +5,7 @@ CHROMIUM  ?= /usr/bin/chromium
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 PACKAGES   = $(shell $(GO) list ./... | grep -v /e2e)
 
-.PHONY: run test wasm vet lint unit wasm-test e2e chromium bench bench-peer conformance clean
+.PHONY: run test wasm vet lint unit wasm-test e2e chromium axe bench bench-peer conformance clean
 
 ## run: build the wasm and the server, and serve http://localhost:8080/agent-analysis
 ## (the binary itself, not go run, so that Ctrl-C shuts it down cleanly)
@@ -48,8 +48,9 @@ unit:
 wasm-test:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./app/... ./fixtures/...
 
-## e2e: browser tests in headless Chromium (builds its own wasm and server)
-e2e: chromium
+## e2e: browser tests in headless Chromium (builds its own wasm and server;
+## installs axe-core, pinned by e2e/axe/package-lock.json, with npm)
+e2e: chromium axe
 	CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 10m ./e2e/...
 
 # Debian's chromium, installed when missing and we are root.
@@ -60,6 +61,13 @@ chromium:
 	  else \
 	    echo "Chromium is missing: install Debian's chromium (sudo apt-get install -y chromium) or set CHROMIUM=/path/to/chromium" >&2; exit 1; \
 	  fi; }
+
+# axe-core for the accessibility test, reinstalled when the lock file changes.
+AXE = e2e/axe/node_modules/axe-core/axe.min.js
+axe: $(AXE)
+$(AXE): e2e/axe/package-lock.json
+	cd e2e/axe && npm ci --silent --no-audit --no-fund
+	@touch $@
 
 ## bench: one table of the server, client, wasm size and browser figures
 BENCH = bin/bench
@@ -88,4 +96,4 @@ conformance:
 
 clean:
 	rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br
-	rm -rf e2e/artifacts bin
+	rm -rf e2e/artifacts bin e2e/axe/node_modules
