@@ -62,10 +62,7 @@ func TestAccessibility(t *testing.T) {
 				p.open("/agent-analysis")
 				p.checkAxe("idle")
 
-				p.click("Run")
-				stream := gate.next()
-				stream.pass(3) // RUN_STARTED, the snapshot, the spike
-				p.until("the spike", `document.querySelector('.accepted').textContent === 'Accepted updates: 2'`)
+				stream := p.runToSpike(gate)
 				p.waitStatus("Streaming", load)
 				p.checkAxe("streaming")
 				stream.passAll()

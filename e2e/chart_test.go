@@ -18,10 +18,7 @@ func TestChartReadsAtEverySize(t *testing.T) {
 		p.open("/agent-analysis")
 		p.checkChart("idle")
 
-		p.click("Run")
-		stream := gate.next()
-		stream.pass(3) // RUN_STARTED, the snapshot, the spike
-		p.until("the spike", `document.querySelector('.accepted').textContent === 'Accepted updates: 2'`)
+		stream := p.runToSpike(gate)
 		p.input(chromedp.Click(`tr[data-service-id="checkout"]`))
 		p.until("Checkout selected", `document.querySelector('g.mark.selected[data-service-id="checkout"]') !== null`)
 		p.checkChart("streaming, Checkout selected")

@@ -93,6 +93,18 @@ func (g *gate) next() *gatedStream {
 	}
 }
 
+// runToSpike presses Run and lets the normal run through up to API's
+// spike, then holds it: the run stays Streaming, after the spike, until
+// the test lets the returned stream go.
+func (p *page) runToSpike(g *gate) *gatedStream {
+	p.t.Helper()
+	p.click("Run")
+	s := g.next()
+	s.pass(3) // RUN_STARTED, the snapshot, the spike
+	p.until("the spike", `document.querySelector('.accepted').textContent === 'Accepted updates: 2'`)
+	return s
+}
+
 // pass lets n more frames through.
 func (s *gatedStream) pass(n int) { s.allow <- n }
 

@@ -27,9 +27,9 @@ func focused() focusTarget {
 }
 
 // restore runs after the render: focus goes back to the same service's
-// row (else the table's tab stop), and from a control that can no longer
-// be used to Run (else the status line). Where the user has moved on, it
-// does nothing.
+// row (else the table's tab stop); from a control that can no longer be
+// used, it goes to Run (else the status line). Where the user has moved
+// on, it does nothing.
 func (f focusTarget) restore() {
 	doc := app.Window().Get("document")
 	active := doc.Get("activeElement")
