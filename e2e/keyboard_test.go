@@ -11,7 +11,7 @@ import (
 // 11. The whole demo by keyboard alone, checking focus after every key:
 // the skip link, the Scenario select, Run, the filters, the one-tab-stop
 // table with its arrows, Home and End, focus staying on API through two
-// reorders, the disclosures, a failure and Recover, Cancel, and a run
+// reorders and the tab stop through filters, the disclosures, a failure and Recover, Cancel, and a run
 // ending under a focused Cancel. Where a key must land while a run is
 // connecting, a gate holds the stream's frames, so nothing races it.
 func TestKeyboard(t *testing.T) {
@@ -86,6 +86,44 @@ func TestKeyboard(t *testing.T) {
 		if !p.selected("api") {
 			t.Error("Space on API's row after the reorders selected something else")
 		}
+
+		// A filter redraws the rows. Core keeps API shown and selected, and
+		// back under All the tab stop is API's row, the second, not the
+		// first. Platform hides API, which drops the selection (selection
+		// is kept only while shown): the tab stop is then the first row.
+		p.backTab("button:Platform")
+		p.backTab("button:Core")
+		p.press(kb.Enter)
+		p.until("the Core filter", `document.querySelector('tr[data-service-id="auth"]') === null`)
+		p.tab("button:Platform")
+		p.tab("row:api")
+		p.backTab("button:Platform")
+		p.backTab("button:Core")
+		p.backTab("button:All")
+		p.press(kb.Enter)
+		p.until("the All filter", `document.querySelector('tr[data-service-id="auth"]') !== null`)
+		if eval[string](p, `document.querySelector('tbody tr').dataset.serviceId`) == "api" {
+			t.Fatal("API is the first row, so the tab stop proves nothing")
+		}
+		p.tab("button:Core")
+		p.tab("button:Platform")
+		p.tab("row:api")
+		p.backTab("button:Platform")
+		p.press(kb.Enter)
+		p.until("the Platform filter", `document.querySelector('tr[data-service-id="api"]') === null`)
+		p.tab("row:auth")
+		for _, want := range []string{"button:Platform", "button:Core", "button:All"} {
+			p.backTab(want)
+		}
+		p.press(kb.Enter)
+		p.until("the All filter", `document.querySelector('tr[data-service-id="api"]') !== null`)
+		for _, want := range []string{"button:Core", "button:Platform", "row:auth"} {
+			p.tab(want)
+		}
+		p.press(kb.ArrowDown)
+		p.expectFocus("row:api")
+		p.press(" ")
+		p.until("Space to select API again", `document.querySelector('tr[data-service-id="api"]').getAttribute('aria-selected') === 'true'`)
 
 		// The disclosures open from the keyboard.
 		p.tab("summary:Activity (last 12)")
