@@ -35,6 +35,12 @@ func TestChartReadsAtEverySize(t *testing.T) {
 		p.waitStatus("Failed", load)
 		p.checkChart("failed")
 		p.checkFits()
+
+		// The longest name the core accepts, 64 characters and no space,
+		// wraps in its cell: the table still fits its card.
+		p.do(chromedp.Evaluate[chromedp.Void](`[...document.querySelector('tbody th').childNodes]
+			.find(n => n.nodeType === Node.TEXT_NODE).nodeValue = 'W'.repeat(64)`))
+		p.checkFits()
 	})
 }
 
