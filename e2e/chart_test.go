@@ -37,10 +37,19 @@ func TestChartReadsAtEverySize(t *testing.T) {
 		p.checkFits()
 
 		// The longest name the core accepts, 64 characters and no space,
-		// wraps in its cell: the table still fits its card.
+		// does not break words elsewhere: the table scrolls inside its card,
+		// the page does not.
 		p.do(chromedp.Evaluate[chromedp.Void](`[...document.querySelector('tbody th').childNodes]
 			.find(n => n.nodeType === Node.TEXT_NODE).nodeValue = 'W'.repeat(64)`))
-		p.checkFits()
+		if o := p.overflow(); o > 0 {
+			t.Errorf("a 64-character name: the page overflows by %d px", o)
+		}
+		if over := eval[float64](p, `(() => {
+			const wrap = document.querySelector('.table-wrap');
+			return wrap.getBoundingClientRect().right - wrap.closest('.card').getBoundingClientRect().right;
+		})()`); over > 0.5 {
+			t.Errorf("a 64-character name: the table's scroller sticks out of its card by %.1f px", over)
+		}
 	})
 }
 
