@@ -174,7 +174,7 @@ func mark(mk Mark, label Label) app.UI {
 			return svg("circle").Class("ring").Attr("cx", fixed(mk.X)).Attr("cy", fixed(mk.Y)).Attr("r", fixed(ringRadius))
 		}),
 		shape(s.Series, mk.X, mk.Y, markRadius),
-		svgText(label, "label"),
+		app.If(len(label.Lines) > 0, func() app.UI { return svgText(label, "label") }),
 	)
 }
 

@@ -222,9 +222,27 @@ func clash(l Layout) string {
 	return ""
 }
 
-// A crowd where no label finds a free place: every candidate is tried.
-func BenchmarkLayCrowded(b *testing.B) {
-	services := make([]core.Service, maxLabels)
+// Beyond maxLabels marks no name is written, but every mark keeps its
+// (empty) label, so the chart still draws each one, and the budget label
+// is there.
+func TestCrowdHasNoNames(t *testing.T) {
+	l := Lay(crowd(maxLabels+1), NewFrame(730))
+	if len(l.Marks) != maxLabels+1 || len(l.Labels) != len(l.Marks) {
+		t.Fatalf("%d marks, %d labels", len(l.Marks), len(l.Labels))
+	}
+	for i, label := range l.Labels {
+		if len(label.Lines) != 0 {
+			t.Errorf("mark %d is named %q in a crowd", i, label.Lines)
+		}
+	}
+	if len(l.Budget.Lines) == 0 {
+		t.Error("the budget line has no label")
+	}
+}
+
+// crowd is n Core services bunched around the budget line.
+func crowd(n int) core.Model {
+	services := make([]core.Service, n)
 	for i := range services {
 		services[i] = core.Service{ID: fmt.Sprint("s", i), Name: fmt.Sprint("Service ", i), Series: core.Core,
 			Volume: 600 + float64(i%5)*20, Latency: 90 + float64(i/5)*5}
@@ -232,7 +250,12 @@ func BenchmarkLayCrowded(b *testing.B) {
 	w := core.NewWire(services)
 	m := core.NewModel("t")
 	m.Wire = &w
-	f := NewFrame(730)
+	return m
+}
+
+// A crowd where no label finds a free place: every candidate is tried.
+func BenchmarkLayCrowded(b *testing.B) {
+	m, f := crowd(maxLabels), NewFrame(730)
 	b.ReportAllocs()
 	for b.Loop() {
 		Lay(m, f)

@@ -18,7 +18,7 @@ type Layout struct {
 	Frame  Frame
 	Marks  []Mark
 	Budget Label
-	Labels []Label // one per mark, in the same order
+	Labels []Label // one per mark, in the same order; empty in a crowd
 	Note   *Label  // asks for a run while there is no data
 }
 
@@ -47,7 +47,9 @@ const maxLabels = 24
 // then the budget label wherever is left.
 func Lay(m core.Model, f Frame) Layout {
 	l := Layout{Frame: f, Marks: Marks(m, f)}
+	l.Labels = make([]Label, 0, len(l.Marks))
 	if len(l.Marks) > maxLabels {
+		l.Labels = l.Labels[:len(l.Marks)]
 		for l.Budget = range budgetCandidates(f) {
 			break // the first, wherever the marks are
 		}

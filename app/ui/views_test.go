@@ -296,6 +296,22 @@ func TestMatchControls(t *testing.T) {
 
 func must(s string, _ bool) string { return s }
 
+// A crowd of marks is drawn whole, without names (a hostile agent may send
+// thousands of services).
+func TestChartDrawsACrowd(t *testing.T) {
+	doc := render(t, crowd(maxLabels+6))
+	marks := find(doc, func(n *html.Node) bool { return n.Data == "g" && must(attr(n, "data-service-id")) != "" })
+	if len(marks) != maxLabels+6 {
+		t.Errorf("%d marks drawn, want %d", len(marks), maxLabels+6)
+	}
+	if n := len(find(doc, has("class", "label"))); n != 0 {
+		t.Errorf("%d names written in a crowd", n)
+	}
+	if n := len(find(doc, has("class", "budget-label"))); n != 1 {
+		t.Errorf("%d budget labels", n)
+	}
+}
+
 // The Wire disclosure lists a normal run's six frames as applied, and an
 // invalid run's rejected frame.
 func TestWireDisclosure(t *testing.T) {
