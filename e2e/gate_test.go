@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"log"
 	"net/http"
@@ -23,6 +24,7 @@ type gate struct {
 	t       testing.TB
 	url     string
 	streams chan *gatedStream
+	closed  chan struct{} // the test is over: held streams end
 }
 
 // gatedStream is one stream request passing through the gate.
@@ -36,10 +38,9 @@ func startGate(t testing.TB) *gate {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &gate{t: t, streams: make(chan *gatedStream, 16)}
-	// Its own transport: httptest servers closing elsewhere in the suite
-	// close http.DefaultTransport's idle connections, and a proxied
-	// request must never pick one up as it goes.
+	g := &gate{t: t, streams: make(chan *gatedStream, 16), closed: make(chan struct{})}
+	// Its own transport, so that its connections end with the gate and no
+	// other test's cleanup touches them.
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	t.Cleanup(transport.CloseIdleConnections)
 	proxy := &httputil.ReverseProxy{
@@ -52,13 +53,17 @@ func startGate(t testing.TB) *gate {
 				return nil
 			}
 			s := &gatedStream{allow: make(chan int, 64)}
-			resp.Body = &gatedBody{ctx: resp.Request.Context(), body: resp.Body, frames: bufio.NewReader(resp.Body), allow: s.allow}
+			resp.Body = &gatedBody{ctx: resp.Request.Context(), closed: g.closed, body: resp.Body, frames: bufio.NewReader(resp.Body), allow: s.allow}
 			g.streams <- s
 			return nil
 		},
 	}
 	server := httptest.NewServer(readBodyFirst(proxy))
 	t.Cleanup(server.Close)
+	// Before the server closes (cleanups run last first): a test that
+	// failed while holding a stream would otherwise leave Close waiting
+	// on it for ever, the page being still open.
+	t.Cleanup(func() { close(g.closed) })
 	g.url = server.URL
 	return g
 }
@@ -68,7 +73,8 @@ func startGate(t testing.TB) *gate {
 // HTTP/1 request body once its response is flushed, and the transport may
 // still be making its last read of that body (to check for bytes past
 // Content-Length): the read fails and takes the upstream connection, and
-// the stream, with it. Request bodies here are a few bytes of JSON.
+// the stream, with it (golang/go#40747). Request bodies here are a few
+// bytes of JSON.
 func readBodyFirst(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
@@ -115,6 +121,7 @@ func (s *gatedStream) passAll() { s.allow <- 1 << 30 }
 // time, while frames are allowed.
 type gatedBody struct {
 	ctx     context.Context
+	closed  <-chan struct{}
 	body    io.Closer
 	frames  *bufio.Reader
 	allow   chan int
@@ -130,6 +137,8 @@ func (b *gatedBody) Read(p []byte) (int, error) {
 				b.allowed += n
 			case <-b.ctx.Done(): // the page went away
 				return 0, b.ctx.Err()
+			case <-b.closed:
+				return 0, errGateClosed
 			}
 		}
 		frame, err := readFrame(b.frames)
@@ -145,6 +154,8 @@ func (b *gatedBody) Read(p []byte) (int, error) {
 }
 
 func (b *gatedBody) Close() error { return b.body.Close() }
+
+var errGateClosed = errors.New("the gate closed with the test")
 
 // readFrame reads up to and including a frame's blank line.
 func readFrame(r *bufio.Reader) ([]byte, error) {

@@ -66,6 +66,7 @@ func TestKeyboard(t *testing.T) {
 		}
 		p.press(kb.Enter)
 		held := gate.next()
+		p.waitEnabled("Cancel") // the run is drawn as started: Tab now reaches Cancel
 		for _, want := range []string{"button:Cancel", "button:All", "button:Core", "button:Platform", "row:api"} {
 			p.tab(want)
 		}
@@ -156,6 +157,7 @@ func TestKeyboard(t *testing.T) {
 		// focus to Run.
 		p.press(kb.Enter)
 		gate.next() // held: no frame gets through before Cancel
+		p.waitEnabled("Cancel")
 		p.tab("button:Cancel")
 		p.press(kb.Enter)
 		p.waitStatus("Cancelled", load)
@@ -168,6 +170,7 @@ func TestKeyboard(t *testing.T) {
 		// Run, never to the page.
 		p.press(kb.Enter)
 		held = gate.next()
+		p.waitEnabled("Cancel")
 		p.tab("button:Cancel")
 		before = len(p.trace())
 		held.passAll()

@@ -38,5 +38,12 @@ func (p *page) backTab(want string) {
 	p.expectFocus(want)
 }
 
+// waitEnabled waits until the named button can be used: a key pressed
+// before go-app has drawn the state that enables it would skip it.
+func (p *page) waitEnabled(name string) {
+	p.t.Helper()
+	p.waitFor(name+" enabled", fmt.Sprintf(`[...document.querySelectorAll('button')].some(b => b.textContent.trim() === %q && !b.disabled)`, name), load)
+}
+
 // via serves the page's site through a gate from now on.
 func (p *page) via(g *gate) { p.base = g.url }
