@@ -24,8 +24,7 @@ func TestKeyboard(t *testing.T) {
 		p.tab("a:Skip to content")
 		p.press(kb.Enter)
 		p.expectFocus("#main")
-		p.tab("#scenario")
-		p.tab("#run")
+		p.tab("#scenario", "#run")
 
 		// Run the normal scenario.
 		p.press(kb.Enter)
@@ -35,10 +34,7 @@ func TestKeyboard(t *testing.T) {
 
 		// Cancel and Recover are disabled, so Tab skips them; the table is
 		// one tab stop, its first row while nothing is selected.
-		p.tab("button:All")
-		p.tab("button:Core")
-		p.tab("button:Platform")
-		p.tab("row:auth")
+		p.tab("button:All", "button:Core", "button:Platform", "row:auth")
 		if n := eval[int](p, `document.querySelectorAll('tbody tr[tabindex="0"]').length`); n != 1 {
 			t.Errorf("%d rows are tab stops, want 1", n)
 		}
@@ -61,15 +57,11 @@ func TestKeyboard(t *testing.T) {
 		// A second normal run while focus is on API's row: its first
 		// snapshot moves API from the second row to the first, its second
 		// moves it back; focus stays on API through both.
-		for _, want := range []string{"button:Platform", "button:Core", "button:All", "#run"} {
-			p.backTab(want)
-		}
+		p.backTab("button:Platform", "button:Core", "button:All", "#run")
 		p.press(kb.Enter)
 		held := gate.next()
 		p.waitEnabled("Cancel") // the run is drawn as started: Tab now reaches Cancel
-		for _, want := range []string{"button:Cancel", "button:All", "button:Core", "button:Platform", "row:api"} {
-			p.tab(want)
-		}
+		p.tab("button:Cancel", "button:All", "button:Core", "button:Platform", "row:api")
 		before := len(p.trace())
 		held.passAll()
 		p.waitStatus("Completed", load)
@@ -92,35 +84,25 @@ func TestKeyboard(t *testing.T) {
 		// back under All the tab stop is API's row, the second, not the
 		// first. Platform hides API, which drops the selection (selection
 		// is kept only while shown): the tab stop is then the first row.
-		p.backTab("button:Platform")
-		p.backTab("button:Core")
+		p.backTab("button:Platform", "button:Core")
 		p.press(kb.Enter)
 		p.until("the Core filter", `document.querySelector('tr[data-service-id="auth"]') === null`)
-		p.tab("button:Platform")
-		p.tab("row:api")
-		p.backTab("button:Platform")
-		p.backTab("button:Core")
-		p.backTab("button:All")
+		p.tab("button:Platform", "row:api")
+		p.backTab("button:Platform", "button:Core", "button:All")
 		p.press(kb.Enter)
 		p.until("the All filter", `document.querySelector('tr[data-service-id="auth"]') !== null`)
 		if eval[string](p, `document.querySelector('tbody tr').dataset.serviceId`) == "api" {
 			t.Fatal("API is the first row, so the tab stop proves nothing")
 		}
-		p.tab("button:Core")
-		p.tab("button:Platform")
-		p.tab("row:api")
+		p.tab("button:Core", "button:Platform", "row:api")
 		p.backTab("button:Platform")
 		p.press(kb.Enter)
 		p.until("the Platform filter", `document.querySelector('tr[data-service-id="api"]') === null`)
 		p.tab("row:auth")
-		for _, want := range []string{"button:Platform", "button:Core", "button:All"} {
-			p.backTab(want)
-		}
+		p.backTab("button:Platform", "button:Core", "button:All")
 		p.press(kb.Enter)
 		p.until("the All filter", `document.querySelector('tr[data-service-id="api"]') !== null`)
-		for _, want := range []string{"button:Core", "button:Platform", "row:auth"} {
-			p.tab(want)
-		}
+		p.tab("button:Core", "button:Platform", "row:auth")
 		p.press(kb.ArrowDown)
 		p.expectFocus("row:api")
 		p.press(" ")
@@ -135,9 +117,7 @@ func TestKeyboard(t *testing.T) {
 		// A failing run, then Recover: Recover disables itself and hands
 		// focus to Run, and the select says normal again.
 		p.expectFocus("summary:Wire (this run's frames, last 50)")
-		for _, want := range []string{"summary:Activity (last 12)", "row:api", "button:Platform", "button:Core", "button:All", "#run", "#scenario"} {
-			p.backTab(want)
-		}
+		p.backTab("summary:Activity (last 12)", "row:api", "button:Platform", "button:Core", "button:All", "#run", "#scenario")
 		p.press(kb.ArrowDown)
 		p.until("ArrowDown to choose invalid", `document.getElementById('scenario').value === 'invalid'`)
 		p.tab("#run")

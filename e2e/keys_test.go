@@ -24,18 +24,23 @@ func (p *page) expectFocus(want string) {
 	p.waitFor("focus on "+want, fmt.Sprintf(`(() => { const e = document.activeElement; return (%s) === %q; })()`, focusJS, want), load)
 }
 
-// tab presses Tab and checks where focus lands.
-func (p *page) tab(want string) {
+// tab presses Tab once for each place given, checking that focus lands
+// on each in turn.
+func (p *page) tab(places ...string) {
 	p.t.Helper()
-	p.press(kb.Tab)
-	p.expectFocus(want)
+	for _, want := range places {
+		p.press(kb.Tab)
+		p.expectFocus(want)
+	}
 }
 
-// backTab presses Shift+Tab and checks where focus lands.
-func (p *page) backTab(want string) {
+// backTab does the same with Shift+Tab.
+func (p *page) backTab(places ...string) {
 	p.t.Helper()
-	p.input(chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))
-	p.expectFocus(want)
+	for _, want := range places {
+		p.input(chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))
+		p.expectFocus(want)
+	}
 }
 
 // waitEnabled waits until the named button can be used: a key pressed
