@@ -47,7 +47,7 @@ func (p *page) backTab(places ...string) {
 // before go-app has drawn the state that enables it would skip it.
 func (p *page) waitEnabled(name string) {
 	p.t.Helper()
-	p.waitFor(name+" enabled", fmt.Sprintf(`[...document.querySelectorAll('button')].some(b => b.textContent.trim() === %q && !b.disabled)`, name), load)
+	p.until(name+" enabled", buttonJS(name)+`?.disabled === false`)
 }
 
 // via serves the page's site through a gate from now on.

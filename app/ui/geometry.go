@@ -33,13 +33,18 @@ const (
 	compactBelow = 520 // narrower frames are shorter and tick every 500 rpm
 )
 
+// The chart's heights, in CSS pixels.
+const (
+	fullHeight    = 400
+	compactHeight = 300
+)
+
 // Frame is the chart's drawing area for one width, in CSS pixels. The SVG's
 // viewBox is the width of the box it sits in, measured in the browser, so
 // nothing is scaled: 12 px text is 12 px on a phone and on a desktop.
 type Frame struct {
 	Width, Height float64
 	X, Y          Scale
-	Compact       bool
 }
 
 // NewFrame lays the chart out for a box this wide.
@@ -48,14 +53,13 @@ func NewFrame(width float64) Frame {
 		width = defaultWidth
 	}
 	w := math.Floor(min(max(width, minWidth), maxWidth))
-	compact := w < compactBelow
-	height, left, xDomain := 400.0, 64.0, volumeDomain
-	if compact {
-		height, left, xDomain.Step = 300, 52, 500
+	height, left, xDomain := float64(fullHeight), 64.0, volumeDomain
+	if w < compactBelow {
+		height, left, xDomain.Step = compactHeight, 52, 500
 	}
 	const top, right, bottom = 14, 24, 44
 	return Frame{
-		Width: w, Height: height, Compact: compact,
+		Width: w, Height: height,
 		X: Scale{Domain: xDomain, From: left, To: w - right},
 		Y: Scale{Domain: latencyDomain, From: height - bottom, To: top},
 	}

@@ -42,8 +42,9 @@ func TestFrames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f := NewFrame(tt.width)
-		if f.Width != tt.want || f.Compact != tt.compact || len(f.X.Domain.Ticks()) != tt.xTicks {
-			t.Errorf("NewFrame(%v): width %v compact %v ticks %v", tt.width, f.Width, f.Compact, f.X.Domain.Ticks())
+		compact := f.Height == compactHeight
+		if f.Width != tt.want || compact != tt.compact || len(f.X.Domain.Ticks()) != tt.xTicks {
+			t.Errorf("NewFrame(%v): width %v compact %v ticks %v", tt.width, f.Width, compact, f.X.Domain.Ticks())
 		}
 		if p := f.Plot(); p.X0 <= 0 || p.X1 >= f.Width || p.Y0 <= 0 || p.Y1 >= f.Height {
 			t.Errorf("NewFrame(%v): the plot %+v leaves no margin in %vx%v", tt.width, p, f.Width, f.Height)
