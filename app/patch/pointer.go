@@ -1,0 +1,95 @@
+package patch
+
+import (
+	"errors"
+	"strings"
+)
+
+// Pointer is an RFC 6901 JSON Pointer, read into its reference tokens:
+// none for "" (the whole document).
+type Pointer []string
+
+// ParsePointer reads a JSON Pointer: "" or "/"-prefixed tokens in which
+// "~" is only ever "~0" (for ~) or "~1" (for /).
+func ParsePointer(s string) (Pointer, error) {
+	if s == "" {
+		return Pointer{}, nil
+	}
+	if s[0] != '/' {
+		return nil, errors.New("a JSON Pointer starts with /")
+	}
+	tokens := strings.Split(s[1:], "/")
+	for i, token := range tokens {
+		if !strings.Contains(token, "~") {
+			continue
+		}
+		var b strings.Builder
+		for j := 0; j < len(token); j++ {
+			if token[j] != '~' {
+				b.WriteByte(token[j])
+				continue
+			}
+			if j+1 == len(token) || (token[j+1] != '0' && token[j+1] != '1') {
+				return nil, errors.New("a ~ in a JSON Pointer must be ~0 (for ~) or ~1 (for /)")
+			}
+			b.WriteByte("~/"[token[j+1]-'0'])
+			j++
+		}
+		tokens[i] = b.String()
+	}
+	return tokens, nil
+}
+
+// String writes the pointer back, escaped.
+func (p Pointer) String() string {
+	var b strings.Builder
+	for _, token := range p {
+		b.WriteByte('/')
+		b.WriteString(EscapeToken(token))
+	}
+	return b.String()
+}
+
+// EscapeToken escapes one reference token: ~ as ~0, / as ~1.
+func EscapeToken(token string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(token)
+}
+
+// index reads an array index token: "0", or digits without a leading
+// zero, below n (n+1 where the end of the array is allowed).
+func index(token string, n int) (int, bool) {
+	if token == "" || len(token) > 1 && token[0] == '0' || len(token) > 9 {
+		return 0, false
+	}
+	i := 0
+	for _, c := range []byte(token) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		i = i*10 + int(c-'0')
+	}
+	return i, i < n
+}
+
+// Resolve returns the value p points at in doc.
+func Resolve(doc Value, p Pointer) (Value, bool) {
+	for _, token := range p {
+		switch node := doc.(type) {
+		case *Object:
+			v, ok := node.Get(token)
+			if !ok {
+				return nil, false
+			}
+			doc = v
+		case *Array:
+			i, ok := index(token, node.Len())
+			if !ok {
+				return nil, false
+			}
+			doc = node.At(i)
+		default:
+			return nil, false
+		}
+	}
+	return doc, true
+}
