@@ -1,0 +1,238 @@
+package protocol
+
+import (
+	"fmt"
+
+	"github.com/agent-analysis/agent-analysis/app/patch"
+)
+
+// The conversation (events/state, text-messages, tool-calls, reasoning,
+// activity): messages assembled from the stream, in order, reconciled by
+// MESSAGES_SNAPSHOT. Metadata merges into what each event builds
+// (basic/metadata).
+
+// message is one message of the conversation.
+type message struct {
+	id, role, name, owner string
+	text                  []byte      // the content as text (developer, system, assistant, user, tool, reasoning)
+	hasText               bool        // an assistant message made for a tool call has none
+	parts                 patch.Value // a user or tool message's content given as parts
+	calls                 []*call     // an assistant message's tool calls
+	toolCallID            string      // a tool message's
+	errText               patch.Value // a tool message's error, when it has one
+	kind                  string      // an activity message's activityType
+	content               *patch.Object
+	encrypted             patch.Value // an opaque artefact to return unchanged
+	metadata              *patch.Object
+}
+
+// call is one tool call, kept on the assistant message that made it.
+type call struct {
+	id, name  string
+	args      []byte
+	encrypted patch.Value
+	metadata  *patch.Object
+}
+
+type conversation struct {
+	messages []*message
+	byID     map[string]*message
+	calls    map[string]*call
+	held     int // bytes of text and arguments held
+}
+
+func newConversation() conversation {
+	return conversation{byID: map[string]*message{}, calls: map[string]*call{}}
+}
+
+// limitError is a bound of limits.go the stream crossed.
+type limitError string
+
+func (e limitError) Error() string { return string(e) }
+
+// push appends a message the conversation has not seen.
+func (c *conversation) push(m *message) error {
+	if len(c.messages) == MaxMessages {
+		return limitError(fmt.Sprintf("more than %d messages in the conversation", MaxMessages))
+	}
+	c.messages = append(c.messages, m)
+	c.index(m)
+	return nil
+}
+
+func (c *conversation) index(m *message) {
+	c.byID[m.id] = m
+	for _, tc := range m.calls {
+		c.calls[tc.id] = tc
+	}
+}
+
+// grow appends text to a message's content or a call's arguments.
+func (c *conversation) grow(b *[]byte, delta string) error {
+	switch {
+	case len(*b)+len(delta) > MaxTextBytes:
+		return limitError(fmt.Sprintf("a message's text or a call's arguments passed %d KiB", MaxTextBytes>>10))
+	case c.held+len(delta) > MaxHeldBytes:
+		return limitError(fmt.Sprintf("the conversation passed %d MiB of text", MaxHeldBytes>>20))
+	}
+	*b = append(*b, delta...)
+	c.held += len(delta)
+	return nil
+}
+
+// add records a whole message, as the input or a MESSAGES_SNAPSHOT
+// gives it (checked already).
+func (c *conversation) add(o *patch.Object) error {
+	return c.push(readMessage(o))
+}
+
+func readMessage(o *patch.Object) *message {
+	get := func(name string) patch.Value { v, _ := o.Get(name); return v }
+	text := func(name string) string { s, _ := get(name).(string); return s }
+	m := &message{id: text("id"), role: text("role"), name: text("name"), owner: text("subagentRunId"),
+		toolCallID: text("toolCallId"), errText: get("error"), kind: text("activityType"), encrypted: get("encryptedValue")}
+	m.metadata, _ = get("metadata").(*patch.Object)
+	m.content, _ = get("content").(*patch.Object)
+	switch content := get("content").(type) {
+	case string:
+		m.text, m.hasText = []byte(content), true
+	case *patch.Array:
+		m.parts = content
+	}
+	if list, ok := get("toolCalls").(*patch.Array); ok {
+		for _, item := range list.Items() {
+			tc := item.(*patch.Object)
+			fn, _ := tc.Get("function")
+			name, _ := fn.(*patch.Object).Get("name")
+			args, _ := fn.(*patch.Object).Get("arguments")
+			id, _ := tc.Get("id")
+			encrypted, _ := tc.Get("encryptedValue")
+			metadata, _ := tc.Get("metadata")
+			md, _ := metadata.(*patch.Object)
+			m.calls = append(m.calls, &call{id: id.(string), name: name.(string), args: []byte(args.(string)), encrypted: encrypted, metadata: md})
+		}
+	}
+	return m
+}
+
+// reconcile applies a MESSAGES_SNAPSHOT: each message it carries replaces
+// the one of its id in place, or is appended; a message it omits is
+// dropped, but for activity and reasoning messages unless the snapshot
+// carries some of that role.
+func (c *conversation) reconcile(list []patch.Value) error {
+	restated := map[string]*message{}
+	carries := map[string]bool{}
+	var fresh []*message
+	for _, v := range list {
+		m := readMessage(v.(*patch.Object))
+		carries[m.role] = true
+		if _, held := c.byID[m.id]; held {
+			restated[m.id] = m
+		} else {
+			fresh = append(fresh, m)
+		}
+	}
+	var kept []*message
+	for _, m := range c.messages {
+		switch {
+		case restated[m.id] != nil:
+			kept = append(kept, restated[m.id])
+		case (m.role == "activity" || m.role == "reasoning") && !carries[m.role]:
+			kept = append(kept, m) // client-only material the producer cannot know about
+		}
+	}
+	*c = newConversation()
+	for _, m := range append(kept, fresh...) {
+		if err := c.push(m); err != nil {
+			return err
+		}
+		c.held += len(m.text)
+		for _, tc := range m.calls {
+			c.held += len(tc.args)
+		}
+	}
+	return nil
+}
+
+// value is a message as 1.0 writes it.
+func (m *message) value() *patch.Object {
+	var names []string
+	var values []patch.Value
+	add := func(name string, v patch.Value) { names, values = append(names, name), append(values, v) }
+	add("id", m.id)
+	add("role", m.role)
+	if m.name != "" {
+		add("name", m.name)
+	}
+	switch {
+	case m.role == "activity":
+		add("activityType", m.kind)
+		add("content", m.content)
+	case m.parts != nil:
+		add("content", m.parts)
+	case m.hasText:
+		add("content", string(m.text))
+	}
+	if len(m.calls) > 0 {
+		calls := make([]patch.Value, len(m.calls))
+		for i, tc := range m.calls {
+			calls[i] = tc.value()
+		}
+		add("toolCalls", patch.NewArray(calls))
+	}
+	if m.role == "tool" {
+		add("toolCallId", m.toolCallID)
+		if m.errText != nil {
+			add("error", m.errText)
+		}
+	}
+	if m.encrypted != nil {
+		add("encryptedValue", m.encrypted)
+	}
+	if m.metadata != nil {
+		add("metadata", m.metadata)
+	}
+	if m.owner != "" {
+		add("subagentRunId", m.owner)
+	}
+	return patch.NewObject(names, values)
+}
+
+func (tc *call) value() *patch.Object {
+	fn := patch.NewObject([]string{"name", "arguments"}, []patch.Value{tc.name, string(tc.args)})
+	names, values := []string{"id", "type", "function"}, []patch.Value{tc.id, "function", fn}
+	if tc.encrypted != nil {
+		names, values = append(names, "encryptedValue"), append(values, tc.encrypted)
+	}
+	if tc.metadata != nil {
+		names, values = append(names, "metadata"), append(values, tc.metadata)
+	}
+	return patch.NewObject(names, values)
+}
+
+// merge folds an event's metadata into what it builds: key by key, the
+// last write winning, never recursing (basic/metadata).
+func merge(into *patch.Object, raw []byte) *patch.Object {
+	if raw == nil {
+		return into
+	}
+	v, _ := patch.Decode(raw)
+	add := v.(*patch.Object)
+	if into == nil {
+		return add
+	}
+	for _, name := range add.Names() {
+		w, _ := add.Get(name)
+		into = set(into, name, w)
+	}
+	return into
+}
+
+// Messages is the conversation now, each message as 1.0 writes it.
+func (c *Consumer) Messages() []patch.Value {
+	out := make([]patch.Value, len(c.conv.messages))
+	for i, m := range c.conv.messages {
+		out[i] = m.value()
+	}
+	return out
+}

@@ -1,0 +1,183 @@
+package protocol
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agent-analysis/agent-analysis/app/patch"
+)
+
+// Input is the RunAgentInput a run starts from (basic/run-input), checked
+// against 1.0. The zero Input is a run whose request this consumer did not
+// make: any thread and run id are accepted, and the state starts as {}.
+type Input struct {
+	ThreadID string // "" when unknown
+	RunID    string // the requested run's id; "" when unknown
+	value    *patch.Object
+}
+
+// ReadInput reads a RunAgentInput as a consumer about to send it, or a
+// producer receiving it, must (basic/processing, "Outgoing material"): a
+// legacy binary content part is upgraded first, a malformed known field
+// is an error, and unrecognised material is removed with a warning.
+func ReadInput(data []byte) (Input, []Warning, error) {
+	v, err := patch.Decode(data)
+	if err != nil {
+		return Input{}, nil, fmt.Errorf("the run input is %v", err)
+	}
+	if _, ok := v.(*patch.Object); !ok {
+		return Input{}, nil, fmt.Errorf("the run input must be a JSON object")
+	}
+	v = upgradeBinaryParts(v)
+	data = patch.Encode(v)
+	members, _ := readTop(data)
+	var c checker
+	if gone, err := c.object(members, runAgentInput, ""); err != nil || gone != "" {
+		if err == nil {
+			err = fmt.Errorf("the run input is unrecognised: %s", gone)
+		}
+		return Input{}, nil, inputError(err)
+	}
+	var warnings []Warning
+	for _, r := range c.removals {
+		warnings = append(warnings, Warning{Index: -1, Rule: UnknownMember, Text: fmt.Sprintf("removed %s from the run input: %s", r.path, r.reason)})
+	}
+	if len(c.removals) > 0 {
+		v, _ = patch.Decode(without(data, c.removals))
+	}
+	in := Input{value: v.(*patch.Object)}
+	in.ThreadID, _ = in.get("threadId").(string)
+	in.RunID, _ = in.get("runId").(string)
+	return in, warnings, nil
+}
+
+// inputError words a malformed input: "messages: is required".
+func inputError(err error) error {
+	if m, ok := err.(*malformed); ok {
+		return fmt.Errorf("%s: %s", strings.TrimPrefix(m.path, "/"), m.reason)
+	}
+	return err
+}
+
+func (in Input) get(name string) patch.Value {
+	if in.value == nil {
+		return nil
+	}
+	v, _ := in.value.Get(name)
+	return v
+}
+
+// State is the state the run starts from, as JSON: {} when the input
+// carries none.
+func (in Input) State() []byte {
+	if v := in.get("state"); v != nil {
+		return patch.Encode(v)
+	}
+	return []byte("{}")
+}
+
+// Messages are the conversation the input carries.
+func (in Input) messages() []patch.Value {
+	if list, ok := in.get("messages").(*patch.Array); ok {
+		return list.Items()
+	}
+	return nil
+}
+
+// ProtocolVersion is what the input declares; "" when it declares none.
+func (in Input) ProtocolVersion() string { s, _ := in.get("protocolVersion").(string); return s }
+
+// ForwardedProps is the application's own channel, as JSON; nil when absent.
+func (in Input) ForwardedProps() patch.Value { return in.get("forwardedProps") }
+
+// Request is the RunAgentInput to send to a producer of version peer (""
+// for a current one): activity messages stripped, as run-input requires;
+// protocolVersion declared as 1.0, or left out for a peer from before the
+// field; content flattened to text for a peer from before content parts,
+// with a warning naming what that loses.
+func (in Input) Request(peer string) ([]byte, []Warning, error) {
+	if in.value == nil {
+		return nil, nil, fmt.Errorf("no run input")
+	}
+	old, known := ParseVersion(peer)
+	var warnings []Warning
+	names, values := []string(nil), []patch.Value(nil)
+	for _, name := range in.value.Names() {
+		v, _ := in.value.Get(name)
+		switch name {
+		case "protocolVersion":
+			continue // declared below
+		case "messages":
+			v, warnings = outgoingMessages(v.(*patch.Array), known && old.Before(contentParts))
+		}
+		names, values = append(names, name), append(values, v)
+	}
+	if !known || !old.Before(Current) {
+		names, values = append(names, "protocolVersion"), append(values, CurrentText)
+	}
+	return patch.Encode(patch.NewObject(names, values)), warnings, nil
+}
+
+// contentParts is the first version whose peers take content parts.
+var contentParts = Version{[3]int{0, 0, 40}}
+
+// outgoingMessages strips activity messages, and flattens content parts to
+// their text for a peer that predates them.
+func outgoingMessages(list *patch.Array, flatten bool) (*patch.Array, []Warning) {
+	var warnings []Warning
+	var out []patch.Value
+	for i, m := range list.Items() {
+		msg := m.(*patch.Object)
+		if role, _ := msg.Get("role"); role == "activity" {
+			continue
+		}
+		if content, ok := msg.Get("content"); ok && flatten {
+			if parts, ok := content.(*patch.Array); ok {
+				text, dropped := flattenParts(parts)
+				if len(dropped) > 0 {
+					warnings = append(warnings, Warning{Index: -1, Rule: LossyDowngrade, Text: fmt.Sprintf(
+						"messages/%d: flattening content for a peer from before content parts DROPS non-text parts (%s); upgrade the peer to 1.0 to keep them",
+						i, strings.Join(dropped, ", "))})
+				}
+				msg = set(msg, "content", text)
+			}
+		}
+		out = append(out, msg)
+	}
+	return patch.NewArray(out), warnings
+}
+
+// flattenParts is a list of parts as its text parts concatenated in order
+// (events/tool-calls), and the kinds of the parts that could not come.
+func flattenParts(parts *patch.Array) (string, []string) {
+	var b strings.Builder
+	var dropped []string
+	for _, p := range parts.Items() {
+		part := p.(*patch.Object)
+		kind, _ := part.Get("type")
+		if kind == "text" {
+			t, _ := part.Get("text")
+			b.WriteString(t.(string))
+			continue
+		}
+		dropped = append(dropped, fmt.Sprint(kind))
+	}
+	return b.String(), dropped
+}
+
+// set returns o with a member set, in place or at the end.
+func set(o *patch.Object, name string, v patch.Value) *patch.Object {
+	names, values := []string(nil), []patch.Value(nil)
+	found := false
+	for _, n := range o.Names() {
+		w, _ := o.Get(n)
+		if n == name {
+			w, found = v, true
+		}
+		names, values = append(names, n), append(values, w)
+	}
+	if !found {
+		names, values = append(names, name), append(values, v)
+	}
+	return patch.NewObject(names, values)
+}
