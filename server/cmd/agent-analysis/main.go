@@ -26,17 +26,33 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "agent-analysis:", err)
+		if !errors.Is(err, errFailed) { // the report said it
+			fmt.Fprintln(os.Stderr, "agent-analysis:", err)
+		}
 		os.Exit(1)
 	}
 }
 
-// run serves until ctx ends, then shuts down gracefully.
+// run runs a subcommand: serve (the default), or check.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "serve":
+			return serve(ctx, args[1:], stdout, stderr)
+		case "check":
+			return runCheck(args[1:], stdout, stderr)
+		}
+	}
+	return serve(ctx, args, stdout, stderr)
+}
+
+// serve serves until ctx ends, then shuts down gracefully.
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("agent-analysis", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	flags.Usage = func() {
-		fmt.Fprintf(flags.Output(), "Usage: agent-analysis [flags]\n\n"+
+		fmt.Fprintf(flags.Output(), "Usage: agent-analysis [serve] [flags]\n"+
+			"       agent-analysis check [flags] FILE|DIR... (see agent-analysis check -h)\n\n"+
 			"Serves the Agent Analysis demo and its deterministic AG-UI fixture endpoint,\n"+
 			"POST /api/agent-analysis. Flags:\n\n")
 		flags.PrintDefaults()

@@ -1,0 +1,112 @@
+// Package check replays AG-UI scripts through the 1.0 consumer engine and
+// compares what it ends with to what the script expects: the
+// conformance corpus's "expect", or, for a script that says nothing, that
+// the stream is valid AG-UI 1.0.
+package check
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/agent-analysis/agent-analysis/app/patch"
+	"github.com/agent-analysis/agent-analysis/app/protocol"
+	"github.com/agent-analysis/agent-analysis/script"
+)
+
+// Replay is what a consumer ended with after a whole script.
+type Replay struct {
+	Delivered []protocol.Event // every event application code received, in order
+	Violation *protocol.Violation
+	Truncated string // why the stream is truncated, or ""
+	Runs      []protocol.Run
+	Warnings  []protocol.Warning
+	State     patch.Value
+	Messages  []patch.Value
+	Request   patch.Value // the RunAgentInput the consumer would send; nil if it could not
+	InputErr  error       // why the script's input is unusable
+}
+
+// Accepted reports whether the consumer consumed the stream: no rule
+// broken, and every run ended.
+func (r Replay) Accepted() bool { return r.Violation == nil && r.Truncated == "" && r.InputErr == nil }
+
+// Run replays a script's events through a fresh consumer.
+func Run(s script.Script) Replay {
+	var r Replay
+	in, requestIn, warnings, err := inputs(s)
+	r.Warnings = warnings
+	if err != nil {
+		r.InputErr = err
+		return r
+	}
+	if body, ws, err := requestIn.Request(s.Peer); err == nil {
+		r.Request, _ = patch.Decode(body)
+		r.Warnings = append(r.Warnings, ws...)
+	}
+	c, err := protocol.NewConsumer(in, protocol.Options{Peer: s.Peer})
+	if err != nil {
+		r.InputErr = err
+		return r
+	}
+	for _, data := range s.Events() {
+		step := c.Feed(data)
+		r.Delivered = append(r.Delivered, step.Events...)
+		r.Warnings = append(r.Warnings, step.Warnings...)
+		if step.Violation != nil {
+			r.Violation = step.Violation
+			break
+		}
+	}
+	r.Truncated = c.End()
+	r.Runs = c.Runs()
+	r.State = c.State().(protocol.JSON).Value()
+	r.Messages = c.Messages()
+	return r
+}
+
+// inputs are the run input the consumer judges the stream against, and
+// the one it would send. A script's input may leave out the ids: the
+// consumer then accepts any run (it did not make the request), and the
+// request takes the ids of the stream's first RUN_STARTED.
+func inputs(s script.Script) (judged, sent protocol.Input, warnings []protocol.Warning, err error) {
+	given := map[string]json.RawMessage{}
+	if s.Input != nil {
+		if err := json.Unmarshal(s.Input, &given); err != nil {
+			return judged, sent, nil, fmt.Errorf("input: %v", err)
+		}
+	}
+	full := map[string]json.RawMessage{"messages": json.RawMessage("[]")}
+	for k, v := range given {
+		full[k] = v
+	}
+	thread, run := firstRun(s)
+	for name, id := range map[string]string{"threadId": thread, "runId": run} {
+		if _, ok := full[name]; !ok {
+			full[name], _ = json.Marshal(id)
+		}
+	}
+	data, _ := json.Marshal(full)
+	sent, warnings, err = protocol.ReadInput(data)
+	if err != nil {
+		return judged, sent, warnings, fmt.Errorf("input: %v", err)
+	}
+	judged = sent
+	if _, ok := given["threadId"]; !ok {
+		judged.ThreadID = ""
+	}
+	if _, ok := given["runId"]; !ok {
+		judged.RunID = ""
+	}
+	return judged, sent, warnings, nil
+}
+
+// firstRun is the thread and run id of the script's first RUN_STARTED.
+func firstRun(s script.Script) (thread, run string) {
+	for _, data := range s.Events() {
+		var ev struct{ Type, ThreadID, RunID string }
+		if json.Unmarshal(data, &ev) == nil && ev.Type == "RUN_STARTED" {
+			return ev.ThreadID, ev.RunID
+		}
+	}
+	return "thread", "run"
+}

@@ -1,0 +1,111 @@
+package script
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseReadsEveryShape(t *testing.T) {
+	array := `[
+  {"type":"RUN_STARTED","threadId":"t","runId":"r"},
+  {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+]`
+	lines := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}
+
+{"afterMs":250,"comment":"keep-alive"}
+{"afterMs":1.5,"event":{"type":"RUN_FINISHED","threadId":"t","runId":"r"}}
+`
+	corpus := `{
+  "name": "a-fixture",
+  "description": "what it proves",
+  "specPage": "/spec/1.0/events/lifecycle",
+  "client": {"maxProtocolVersion": "0.0.57"},
+  "input": {"messages": []},
+  "stream": [
+    {"type":"RUN_STARTED","threadId":"t","runId":"r"},
+    {"afterMs": 2000, "event": {"type":"RUN_FINISHED","threadId":"t","runId":"r"}}
+  ],
+  "expect": {"outcome": "completed"}
+}`
+	tests := []struct {
+		name, data, want string
+		lines            []int
+		after            time.Duration
+	}{
+		{"array", array, "file", []int{2, 3}, 0},
+		{"lines", lines, "file", []int{1, 3, 4}, 1500 * time.Microsecond},
+		{"corpus", corpus, "a-fixture", []int{8, 9}, 2 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse([]byte(tt.data), "file")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Name != tt.want || len(s.Steps) != len(tt.lines) {
+				t.Fatalf("%s with %d steps", s.Name, len(s.Steps))
+			}
+			for i, st := range s.Steps {
+				if st.Line != tt.lines[i] {
+					t.Errorf("step %d on line %d, want %d", i, st.Line, tt.lines[i])
+				}
+			}
+			if last := s.Steps[len(s.Steps)-1]; last.After != tt.after || string(last.Event) != `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}` {
+				t.Errorf("last step %+v", last)
+			}
+			if len(s.Events()) != 2 {
+				t.Errorf("%d events", len(s.Events()))
+			}
+		})
+	}
+	s, _ := Parse([]byte(corpus), "file")
+	if s.Peer != "0.0.57" || string(s.Expect) != `{"outcome": "completed"}` || string(s.Input) != `{"messages": []}` || s.Extra["specPage"] == nil {
+		t.Errorf("corpus fields %+v", s)
+	}
+	if s, _ := Parse([]byte(lines), "x"); s.Steps[1].Comment != "keep-alive" || s.Steps[1].After != 250*time.Millisecond {
+		t.Errorf("comment step %+v", s.Steps[1])
+	}
+}
+
+func TestParseRefusesBadScriptsWithTheirLine(t *testing.T) {
+	tests := []struct {
+		data string
+		line int
+		says string
+	}{
+		{"", 0, "empty"},
+		{"  \n ", 0, "empty"},
+		{`"RUN_STARTED"`, 1, "a script is a JSON array"},
+		{"[\n{\"type\":\"A\"},\n{\"type\":\n]", 4, "invalid JSON"},
+		{"{\"type\":\"A\"}\n{\"type\":\"B\"\n", 2, "invalid JSON"},
+		{"{\"type\":\"A\"}\n[1]\n", 2, "an event is a JSON object"},
+		{`[{"type":"A"},{"afterMs":-5,"event":{"type":"B"}}]`, 1, "afterMs must be between"},
+		{`[{"afterMs":1,"event":{"type":"B"},"comment":"c"}]`, 1, "an event or a comment"},
+		{`[{"afterMs":1,"comment":"a\nb"}]`, 1, "a comment is one line"},
+		{`[{"afterMs":1,"evnt":{"type":"B"}}]`, 1, "unknown field"},
+		{`[]`, 0, "holds no event"},
+		{"{\n\"name\":\" \",\"stream\":[{\"type\":\"A\"}]}", 2, "name must not be blank"},
+		{`{"name":"x","stream":{"type":"A"}}`, 1, "cannot unmarshal"},
+		{`{"name":"x","input":[1],"stream":[{"type":"A"}]}`, 1, "input must be an object"},
+	}
+	for _, tt := range tests {
+		_, err := Parse([]byte(tt.data), "file")
+		var se *Error
+		if !errors.As(err, &se) || se.Line != tt.line || !strings.Contains(se.Reason, tt.says) {
+			t.Errorf("%q: %v, want line %d saying %q", tt.data, err, tt.line, tt.says)
+		}
+	}
+	if _, err := Parse([]byte("["+strings.Repeat(`{"type":"A"},`, MaxBytes/12)+`{"type":"A"}]`), "big"); err == nil || !strings.Contains(err.Error(), "over 16 MiB") {
+		t.Errorf("a big file: %v", err)
+	}
+}
+
+// An event is kept as written: a script may hold invalid AG-UI on purpose.
+func TestEventsAreKeptAsWritten(t *testing.T) {
+	s, err := Parse([]byte(`[{"type":"X","type":"Y","delta":42, "n": 1.50}]`), "x")
+	if err != nil || string(s.Steps[0].Event) != `{"type":"X","type":"Y","delta":42,"n":1.50}` {
+		t.Errorf("%s, %v", s.Steps[0].Event, err)
+	}
+}
