@@ -38,8 +38,11 @@ type Script struct {
 type Step struct {
 	After   time.Duration   // the wait since the previous step
 	Event   json.RawMessage // the event as written, compact; nil for a comment
+	Type    string          // the event's type as written; "" for a comment or a type that is not a string
 	Comment string          // an SSE comment's text, when Event is nil
 	Line    int             // where it starts in its file, from 1
+
+	ids []idValue // a run event's ids, where ForRequest puts the request's
 }
 
 // MaxBytes bounds a script file.
@@ -216,7 +219,10 @@ func readStep(item json.RawMessage) (Step, error) {
 		return Step{}, errors.New("an event is a JSON object")
 	}
 	if _, isEvent := members["type"]; isEvent || (members["afterMs"] == nil && members["event"] == nil && members["comment"] == nil) {
-		return Step{Event: compact(item)}, nil
+		event := compact(item)
+		step := Step{Event: event}
+		step.Type, step.ids = readEvent(event)
+		return step, nil
 	}
 	var w struct {
 		AfterMs *float64        `json:"afterMs"`
@@ -241,6 +247,7 @@ func readStep(item json.RawMessage) (Step, error) {
 			return Step{}, errors.New("an event is a JSON object")
 		}
 		step.Event = compact(w.Event)
+		step.Type, step.ids = readEvent(step.Event)
 	case w.Comment != nil && w.Event == nil:
 		if strings.ContainsAny(*w.Comment, "\r\n") {
 			return Step{}, errors.New("a comment is one line")

@@ -109,3 +109,49 @@ func TestEventsAreKeptAsWritten(t *testing.T) {
 		t.Errorf("%s, %v", s.Steps[0].Event, err)
 	}
 }
+
+// The requested run takes the request's ids, and its thread the request's
+// thread; another run or thread keeps its own.
+func TestForRequestReplacesTheRequestedRunsIDs(t *testing.T) {
+	const stream = `[
+  {"type":"RUN_STARTED","threadId":"thr","runId":"old"},
+  {"type":"RUN_FINISHED","threadId":"thr","runId":"old"},
+  {"type":"RUN_STARTED","runId":"req","threadId":"thr","input":{"threadId":"thr","runId":"req"}},
+  {"type":"CUSTOM","name":"runId","value":{"runId":"req"}},
+  {"type":"RUN_FINISHED","threadId":"other-thread","runId":"req"}
+]`
+	s, err := Parse([]byte(stream), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th, r := s.Requested(); th != "thr" || r != "req" {
+		t.Fatalf("requested %s %s", th, r)
+	}
+	got := s.ForRequest("t1", "r1")
+	want := []string{
+		`{"type":"RUN_STARTED","threadId":"t1","runId":"old"}`,
+		`{"type":"RUN_FINISHED","threadId":"t1","runId":"old"}`,
+		`{"type":"RUN_STARTED","runId":"r1","threadId":"t1","input":{"threadId":"thr","runId":"req"}}`,
+		`{"type":"CUSTOM","name":"runId","value":{"runId":"req"}}`,
+		`{"type":"RUN_FINISHED","threadId":"other-thread","runId":"r1"}`,
+	}
+	for i, st := range got {
+		if string(st.Event) != want[i] {
+			t.Errorf("event %d: %s, want %s", i, st.Event, want[i])
+		}
+	}
+	if string(s.Steps[2].Event) != `{"type":"RUN_STARTED","runId":"req","threadId":"thr","input":{"threadId":"thr","runId":"req"}}` {
+		t.Errorf("the script changed: %s", s.Steps[2].Event)
+	}
+	// The input names the requested run when it says.
+	s, _ = Parse([]byte(`{"input":{"threadId":"thr","runId":"old"},"stream":`+stream+`}`), "x")
+	if got := s.ForRequest("t1", "r1"); string(got[0].Event) != `{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}` ||
+		string(got[2].Event) != `{"type":"RUN_STARTED","runId":"req","threadId":"t1","input":{"threadId":"thr","runId":"req"}}` {
+		t.Errorf("%s / %s", got[0].Event, got[2].Event)
+	}
+	// Escaped ids are compared as the strings they are.
+	s, _ = Parse([]byte(`[{"type":"RUN_STARTED","threadId":"th\u0072","runId":"a\"b"}]`), "x")
+	if got := s.ForRequest("t", "r"); string(got[0].Event) != `{"type":"RUN_STARTED","threadId":"t","runId":"r"}` {
+		t.Errorf("%s", got[0].Event)
+	}
+}
