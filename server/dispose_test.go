@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/script"
 	"github.com/agent-analysis/agent-analysis/server"
 )
 
@@ -47,7 +48,7 @@ func startStream(ctx context.Context, h *disposals, scenario string) (rec *strea
 }
 
 // elapsedBefore is the fixture time at which event k is written.
-func elapsedBefore(steps []fixtures.Step, k int) time.Duration {
+func elapsedBefore(steps []script.Step, k int) time.Duration {
 	var d time.Duration
 	for _, s := range steps[:k+1] {
 		d += s.After
@@ -55,8 +56,13 @@ func elapsedBefore(steps []fixtures.Step, k int) time.Duration {
 	return d
 }
 
+// A stream cut at any point, by the client going or the server shutting
+// down, disposes its timer and cursor once and writes nothing after. At
+// shutdown the run it was playing is closed first (events/lifecycle,
+// "Cancelled runs"): RUN_FINISHED with the cancelled outcome, RUN_ERROR
+// before any run began, nothing after a run already ended.
 func TestCancelMidStreamDisposesOnceAndWritesNothingAfter(t *testing.T) {
-	for _, scenario := range fixtures.Scenarios() {
+	for _, scenario := range fixtures.Names() {
 		script, _ := fixtures.Lookup(scenario)
 		for sent := range len(script.Steps) {
 			if sent > 0 && script.Steps[sent].After == 0 {
@@ -94,11 +100,21 @@ func TestCancelMidStreamDisposesOnceAndWritesNothingAfter(t *testing.T) {
 							if len(got) != 1 {
 								t.Fatalf("disposed %d times, want once: %+v", len(got), got)
 							}
-							if got[0].End != wantEnd || got[0].Sent != sent || got[0].Scenario != scenario {
-								t.Errorf("disposal %+v, want end %s after %d events", got[0], wantEnd, sent)
+							written := sent
+							if got[0].Closing != "" {
+								written++
 							}
-							if _, body := rec.snapshot(); strings.Count(body, "\n\n") != sent {
-								t.Errorf("%d frames written, want %d:\n%s", strings.Count(body, "\n\n"), sent, body)
+							if got[0].End != wantEnd || got[0].Sent != written || got[0].Scenario != scenario {
+								t.Errorf("disposal %+v, want end %s after %d events", got[0], wantEnd, written)
+							}
+							_, body := rec.snapshot()
+							if strings.Count(body, "\n\n") != written {
+								t.Errorf("%d frames written, want %d:\n%s", strings.Count(body, "\n\n"), written, body)
+							}
+							if wantEnd == server.EndShutdown {
+								checkClosing(t, scenario, script.ForRequest("t", "r")[:sent], got[0].Closing, body)
+							} else if got[0].Closing != "" {
+								t.Errorf("closed the run for a client that went: %s", got[0].Closing)
 							}
 						}
 						check()
@@ -118,8 +134,58 @@ func TestCancelMidStreamDisposesOnceAndWritesNothingAfter(t *testing.T) {
 	}
 }
 
+// checkClosing: at shutdown, no event yet is closed with RUN_ERROR (the
+// run failed before it began), an active run with a terminal event,
+// anything else with nothing; a valid scenario's cut stream is then valid
+// AG-UI 1.0 to the demo's engine, every run ended.
+func checkClosing(t *testing.T, scenario string, sent []script.Step, closing, body string) {
+	t.Helper()
+	events, _ := readEvents(strings.NewReader(body))
+	active := false
+	for _, st := range sent {
+		switch st.Type {
+		case "RUN_STARTED":
+			active = true
+		case "RUN_FINISHED", "RUN_ERROR":
+			active = false
+		}
+	}
+	switch {
+	case len(events) == 1 && len(sent) == 0:
+		if closing != "RUN_ERROR" {
+			t.Fatalf("closed an empty stream with %q", closing)
+		}
+	case !active && closing != "":
+		t.Fatalf("closed with %s where no run was active", closing)
+	case active && closing == "":
+		t.Fatal("left an active run open")
+	}
+	if want, ok := closings[fmt.Sprintf("%s/%d", scenario, len(sent))]; ok && closing != want {
+		t.Errorf("closed with %q, want %q", closing, want)
+	}
+	if closing == "RUN_FINISHED" && !strings.Contains(string(events[len(events)-1]), `"outcome":{"type":"cancelled"}`) {
+		t.Errorf("the closing RUN_FINISHED: %s", events[len(events)-1])
+	}
+	if s, _ := fixtures.Lookup(scenario); s.Group == fixtures.Scenario && scenario != "invalid" {
+		if v, truncated, _ := judge(events, "t", "r"); v != nil || truncated != "" {
+			t.Errorf("the cut stream is not valid 1.0: %v %q", v, truncated)
+		}
+	}
+}
+
+// closings are the closing events some cuts need, by scenario and events
+// sent: a message open makes RUN_ERROR, as the run cannot close in order.
+var closings = map[string]string{
+	"normal/0":                 "RUN_ERROR",
+	"normal/3":                 "RUN_FINISHED",
+	"open-message-at-finish/4": "RUN_ERROR",
+	"open-message-at-finish/2": "RUN_FINISHED",
+	"two-runs/4":               "",
+	"first-not-run-started/1":  "",
+}
+
 func TestCompletedStreamDisposesOnce(t *testing.T) {
-	for _, scenario := range fixtures.Scenarios() {
+	for _, scenario := range fixtures.Names() {
 		script, _ := fixtures.Lookup(scenario)
 		t.Run(scenario, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

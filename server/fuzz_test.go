@@ -1,23 +1,30 @@
 package server_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agent-analysis/agent-analysis/app/patch"
+	"github.com/agent-analysis/agent-analysis/app/protocol"
+	"github.com/agent-analysis/agent-analysis/fixtures"
 	"github.com/agent-analysis/agent-analysis/server"
 )
 
-// FuzzRunRequest: whatever the body, the answer is a problem+json 4xx or a
-// complete, valid AG-UI stream. Never a panic, never a 5xx.
+// FuzzRunRequest: whatever the body, the answer is a problem+json 4xx, or
+// 200 with exactly the named script's events for the request's ids.
+// Never a panic, never a 5xx.
 func FuzzRunRequest(f *testing.F) {
 	f.Add(runBody("t", "r", "normal"), "application/json")
 	f.Add(runBody("t", "r", "invalid"), "application/json; charset=utf-8")
 	f.Add(runBody("t", "r", "nope"), "application/json")
 	f.Add(`{"thread_id":"t","run_id":"r","forwarded_props":{"scenario":"slow"}}`, "application/json")
 	f.Add(`{"threadId":"t","runId":"r","forwardedProps":{"scenario":"normal"},"messages":[{"id":"m","role":"user","content":"hi"}]}`, "application/json")
+	f.Add(`{"threadId":"t","runId":"r","messages":[],"protocolVersion":"1.9","forwardedProps":{"scenario":"no-terminal-event"}}`, "application/json")
 	f.Add(`{"threadId":null}`, "application/json")
 	f.Add(`{"threadId":"t","runId":"r","forwardedProps":{"scenario":"normal"}}`, "text/plain")
 	f.Add(`nul`, "application/json")
@@ -34,12 +41,27 @@ func FuzzRunRequest(f *testing.F) {
 			if rec.Header().Get("Content-Type") != "text/event-stream" {
 				t.Fatalf("200 with Content-Type %q", rec.Header().Get("Content-Type"))
 			}
-			got, err := describeStream(rec.Body)
+			got, err := readEvents(rec.Body)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(got) < 2 || !strings.HasPrefix(got[0], "RUN_STARTED ") || !strings.HasPrefix(got[len(got)-1], "RUN_FINISHED ") {
-				t.Fatalf("incomplete stream: %q", got)
+			in, _, err := protocol.ReadInput([]byte(body))
+			if err != nil {
+				t.Fatalf("streamed for an input the engine refuses: %v", err)
+			}
+			scenario, _ := in.ForwardedProps().(*patch.Object).Get("scenario")
+			script, ok := fixtures.Lookup(scenario.(string))
+			if !ok {
+				t.Fatalf("streamed an unknown script %v", scenario)
+			}
+			var want [][]byte
+			for _, st := range script.ForRequest(in.ThreadID, in.RunID) {
+				if st.Event != nil {
+					want = append(want, st.Event)
+				}
+			}
+			if !slices.EqualFunc(got, want, bytes.Equal) {
+				t.Fatalf("streamed another script than %s's", scenario)
 			}
 		case rec.Code >= 400 && rec.Code < 500:
 			if rec.Header().Get("Content-Type") != "application/problem+json" {

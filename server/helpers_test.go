@@ -3,7 +3,6 @@ package server_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,21 +10,25 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
-
 	"github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/effects"
+	"github.com/agent-analysis/agent-analysis/app/patch"
+	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/app/sse"
 )
 
-// runBody is the body the demo client sends, with the official client's
-// protocolVersion.
+// runBody is the body the demo client sends: the engine's request for the
+// demo's input (protocolVersion 1.0, the empty services state).
 func runBody(threadID, runID, scenario string) string {
-	b, _ := json.Marshal(map[string]any{
-		"threadId": threadID, "runId": runID, "protocolVersion": "1.0",
-		"state": map[string]any{}, "messages": []any{}, "tools": []any{}, "context": []any{},
-		"forwardedProps": map[string]any{"scenario": scenario},
-	})
-	return string(b)
+	in, err := effects.Input(core.Run{ThreadID: threadID, RunID: runID, Scenario: scenario})
+	if err != nil {
+		panic(err)
+	}
+	body, _, err := in.Request("")
+	if err != nil {
+		panic(err)
+	}
+	return string(body)
 }
 
 func newRunRequest(ctx context.Context, url, body string) *http.Request {
@@ -35,28 +38,48 @@ func newRunRequest(ctx context.Context, url, body string) *http.Request {
 	return req
 }
 
-// describeStream decodes every SSE event of r with the AG-UI SDK and
-// describes each as one line.
+// describeStream reads every SSE event of r and describes each as one
+// line.
 func describeStream(r io.Reader) ([]string, error) {
-	sse := sse.NewReader(r, 1<<20)
-	var out []string
+	frames, err := readEvents(r)
+	out := make([]string, len(frames))
+	for i, f := range frames {
+		out[i] = describe(f)
+	}
+	return out, err
+}
+
+// readEvents reads the data of every SSE event of r.
+func readEvents(r io.Reader) ([][]byte, error) {
+	reader := sse.NewReader(r, 1<<20)
+	var out [][]byte
 	for {
-		data, err := sse.Next()
+		data, err := reader.Next()
 		if err == io.EOF {
 			return out, nil
 		}
 		if err != nil {
 			return out, fmt.Errorf("reading SSE: %w", err)
 		}
-		ev, err := events.EventFromJSON(data)
-		if err != nil {
-			return out, fmt.Errorf("decoding %s: %w", data, err)
-		}
-		if err := ev.Validate(); err != nil {
-			return out, fmt.Errorf("invalid event %s: %w", data, err)
-		}
-		out = append(out, describe(ev))
+		out = append(out, append([]byte(nil), data...))
 	}
+}
+
+// judge has the AG-UI 1.0 engine judge a stream as the demo's client
+// would, for the request of these ids: the first violation, the
+// truncation, and the warnings.
+func judge(events [][]byte, threadID, runID string) (*protocol.Violation, string, []protocol.Warning) {
+	in, _ := effects.Input(core.Run{ThreadID: threadID, RunID: runID, Scenario: "normal"})
+	c, _ := protocol.NewConsumer(in, protocol.Options{State: core.NewServices()})
+	var warnings []protocol.Warning
+	for _, e := range events {
+		s := c.Feed(e)
+		warnings = append(warnings, s.Warnings...)
+		if s.Violation != nil {
+			return s.Violation, "", warnings
+		}
+	}
+	return nil, c.End(), warnings
 }
 
 // streamRecorder is a ResponseWriter that the test may read while the
@@ -104,35 +127,54 @@ func (r *streamRecorder) snapshot() (status int, body string) {
 
 var _ http.Flusher = (*streamRecorder)(nil)
 
-// describe renders an event as one comparable line: its type, ids, and for
-// state events the services (id=latency) or the operations.
-func describe(ev events.Event) string {
-	switch ev := ev.(type) {
-	case *events.RunStartedEvent:
-		return "RUN_STARTED " + ev.ThreadID() + " " + ev.RunID()
-	case *events.RunFinishedEvent:
-		return "RUN_FINISHED " + ev.ThreadID() + " " + ev.RunID()
-	case *events.StateSnapshotEvent:
-		b, _ := json.Marshal(map[string]any{"snapshot": ev.Snapshot})
-		w, err := core.DecodeSnapshot(b)
+// describe renders an event as one comparable line: its type, ids, the
+// version a RUN_STARTED declares, the outcome a RUN_FINISHED carries, and
+// for state events the services (id=latency) or the operations.
+func describe(event []byte) string {
+	v, err := patch.Decode(event)
+	if err != nil {
+		return "<" + err.Error() + ">"
+	}
+	o, ok := v.(*patch.Object)
+	if !ok {
+		return "<not an object>"
+	}
+	get := func(name string) string { x, _ := o.Get(name); s, _ := x.(string); return s }
+	parts := []string{get("type")}
+	switch get("type") {
+	case "RUN_STARTED":
+		parts = append(parts, get("threadId"), get("runId"), get("protocolVersion"))
+	case "RUN_FINISHED":
+		parts = append(parts, get("threadId"), get("runId"))
+		if outcome, ok := o.Get("outcome"); ok {
+			parts = append(parts, string(patch.Encode(outcome)))
+		}
+	case "STATE_SNAPSHOT":
+		snapshot, _ := o.Get("snapshot")
+		w, err := core.DecodeWire(patch.Encode(snapshot))
 		if err != nil {
 			return "STATE_SNAPSHOT <" + err.Error() + ">"
 		}
-		parts := []string{"STATE_SNAPSHOT"}
 		for _, s := range w.All() {
 			parts = append(parts, s.ID+"="+strconv.FormatFloat(s.Latency, 'g', -1, 64))
 		}
-		return strings.Join(parts, " ")
-	case *events.StateDeltaEvent:
-		parts := []string{"STATE_DELTA"}
-		for _, op := range ev.Delta {
-			v, _ := json.Marshal(op.Value)
-			parts = append(parts, op.Op+" "+op.Path+" "+string(v))
+	case "STATE_DELTA":
+		delta, _ := o.Get("delta")
+		list, ok := delta.(*patch.Array)
+		if !ok {
+			return "STATE_DELTA " + string(patch.Encode(delta))
 		}
-		return strings.Join(parts, " ")
-	default:
-		return string(ev.Type())
+		for _, item := range list.Items() {
+			op := item.(*patch.Object)
+			name, _ := op.Get("op")
+			path, _ := op.Get("path")
+			parts = append(parts, fmt.Sprint(name), fmt.Sprint(path))
+			if value, ok := op.Get("value"); ok {
+				parts = append(parts, string(patch.Encode(value)))
+			}
+		}
 	}
+	return strings.Join(parts, " ")
 }
 
 func lines(s []string) string { return "  " + strings.Join(s, "\n  ") }

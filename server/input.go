@@ -11,26 +11,38 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/agent-analysis/agent-analysis/app/patch"
+	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
 // maxBody bounds a RunAgentInput; the demo client sends about 200 bytes.
 const maxBody = 16 << 10
 
+// maxScenario bounds a scenario's name, in characters.
+const maxScenario = 64
+
 // runInput is the part of an AG-UI RunAgentInput this server acts on:
-// once decodeRunInput returns it, its scenario names a fixture.
+// once decodeRunInput returns it, its scenario names a script.
 type runInput struct {
 	ThreadID string `json:"threadId" validate:"required,notblank,max=128"`
 	RunID    string `json:"runId" validate:"required,notblank,max=128"`
-	Scenario string `json:"forwardedProps.scenario" validate:"required,notblank,max=64"`
+	Scenario string
+	Version  string   // the consumer's protocolVersion, "" for none
+	Warnings []string // what was stripped, or the version it declared
 }
 
 // decodeRunInput reads and checks the whole request, so every failure is a
-// Problem and a stream only starts on a valid request. The body must
-// arrive within timeout; the server's shutdown cuts a read short.
+// Problem and a stream only starts on a valid request. The input is read
+// as exactly as the client reads events (basic/run-input,
+// basic/processing): names match as written (THREADID is not threadId),
+// required fields and the kinds of known fields are checked, unrecognised
+// members are removed with a warning. The body must arrive within
+// timeout; the server's shutdown cuts a read short.
 func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validate, timeout time.Duration) (runInput, *Problem) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		return runInput{}, problem(http.StatusUnsupportedMediaType, "unsupported-media-type",
@@ -40,7 +52,7 @@ func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validat
 	switch {
 	case errors.As(err, new(*http.MaxBytesError)):
 		return runInput{}, problem(http.StatusRequestEntityTooLarge, "body-too-large",
-			"Request body too large", "A RunAgentInput may be at most 16 KiB.")
+			"Request body too large", fmt.Sprintf("A RunAgentInput may be at most %d KiB.", maxBody>>10))
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		w.Header().Set("Connection", "close")
 		return runInput{}, problem(http.StatusRequestTimeout, "body-timeout", "Request body too slow",
@@ -48,23 +60,54 @@ func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validat
 	case err != nil:
 		return runInput{}, problem(http.StatusBadRequest, "unreadable-body", "Unreadable request body", err.Error())
 	}
-
-	var input wireInput
-	if err := json.Unmarshal(body, &input); err != nil {
+	if !json.Valid(body) {
+		var v any
+		err := json.Unmarshal(body, &v)
+		if err == nil {
+			err = errors.New("not valid JSON")
+		}
 		return runInput{}, problem(http.StatusBadRequest, "malformed-json", "Malformed RunAgentInput", err.Error())
 	}
-	in := runInput{ThreadID: input.ThreadID, RunID: input.RunID}
-	if p := readScenario(input.ForwardedProps, &in.Scenario); p != nil {
+	in, warnings, err := protocol.ReadInput(body)
+	var ie *protocol.InputError
+	if errors.As(err, &ie) {
+		return runInput{}, invalid(ie.Field, ie.Error())
+	}
+	req := runInput{ThreadID: in.ThreadID, RunID: in.RunID, Version: in.ProtocolVersion()}
+	for _, w := range warnings {
+		req.Warnings = append(req.Warnings, w.Text)
+	}
+	if err := v.Struct(req); err != nil {
+		field, reason := explainInvalid(err)
+		return runInput{}, invalid(field, reason)
+	}
+	if p := checkVersion(&req); p != nil {
 		return runInput{}, p
 	}
-	if err := v.Struct(in); err != nil {
-		return runInput{}, invalid(explainInvalid(err))
+	if p := readScenario(in.ForwardedProps(), &req.Scenario); p != nil {
+		return runInput{}, p
 	}
-	if _, ok := fixtures.Lookup(in.Scenario); !ok {
-		return runInput{}, problem(http.StatusUnprocessableEntity, "unknown-scenario", "Unknown scenario",
-			fmt.Sprintf("forwardedProps.scenario %q is not one of %s.", in.Scenario, strings.Join(fixtures.Scenarios(), ", ")))
+	return req, nil
+}
+
+// checkVersion serves every version of the 1.x line and any declaration it
+// cannot read, with a warning (basic/versioning: "A producer meeting a
+// newer minor of a line it implements MUST serve the run"); it refuses
+// only a major line it does not implement.
+func checkVersion(req *runInput) *Problem {
+	if req.Version == "" {
+		return nil // a consumer from before the field
 	}
-	return in, nil
+	v, ok := protocol.ParseVersion(req.Version)
+	switch {
+	case !ok:
+		req.Warnings = append(req.Warnings, fmt.Sprintf("cannot interpret protocolVersion %q: served as a newer one", req.Version))
+	case v.Major() > protocol.Current.Major():
+		return invalid("protocolVersion", fmt.Sprintf("protocolVersion: %s is of a major line this server does not implement; it speaks %s", req.Version, protocol.CurrentText))
+	case protocol.Current.Before(v):
+		req.Warnings = append(req.Warnings, fmt.Sprintf("the client speaks protocolVersion %s, newer than this server's %s: served", req.Version, protocol.CurrentText))
+	}
+	return nil
 }
 
 // readBody reads the bounded body under a read deadline. Once the body has
@@ -80,43 +123,35 @@ func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) ([]
 	return io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 }
 
-// wireInput is an AG-UI RunAgentInput as the official client sends it
-// (camelCase, protocolVersion included), read in one pass. The SDK's
-// types.RunAgentInput decodes each field again on its own to accept
-// snake_case aliases: 13 of the 23 µs of CPU a whole stream costs in-process,
-// measured (docs/agent-analysis.md). What the server does not act on is
-// kept raw, its JSON still checked, its kind where the protocol fixes one.
-type wireInput struct {
-	ThreadID       string            `json:"threadId"`
-	RunID          string            `json:"runId"`
-	ParentRunID    *string           `json:"parentRunId"`
-	State          json.RawMessage   `json:"state"`
-	Messages       []json.RawMessage `json:"messages"`
-	Tools          []json.RawMessage `json:"tools"`
-	Context        []json.RawMessage `json:"context"`
-	ForwardedProps json.RawMessage   `json:"forwardedProps"`
-}
-
-// readScenario takes forwardedProps.scenario if present; absence is left to
-// the validator's "required".
-func readScenario(props json.RawMessage, scenario *string) *Problem {
-	if len(props) == 0 || string(props) == "null" {
-		return nil
+// readScenario takes forwardedProps.scenario: a string naming a script. A
+// blank or over-long name is refused as an unknown one is.
+func readScenario(props patch.Value, scenario *string) *Problem {
+	object, ok := props.(*patch.Object)
+	if !ok {
+		return invalid("forwardedProps.scenario", "forwardedProps.scenario: is required (forwardedProps must be an object naming a scenario)")
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(props, &fields); err != nil {
-		return invalid("forwardedProps: must be an object")
-	}
-	raw, present := fields["scenario"]
+	value, present := object.Get("scenario")
 	if !present {
-		return nil
+		return invalid("forwardedProps.scenario", "forwardedProps.scenario: is required")
 	}
-	if err := json.Unmarshal(raw, scenario); err != nil || raw[0] != '"' {
-		return invalid("forwardedProps.scenario: must be a string")
+	if *scenario, ok = value.(string); !ok {
+		return invalid("forwardedProps.scenario", "forwardedProps.scenario: must be a string")
+	}
+	if _, ok := fixtures.Lookup(*scenario); !ok {
+		name := *scenario
+		if utf8.RuneCountInString(name) > maxScenario {
+			name = string([]rune(name)[:maxScenario]) + "…"
+		}
+		p := problem(http.StatusUnprocessableEntity, "unknown-scenario", "Unknown scenario",
+			fmt.Sprintf("forwardedProps.scenario %q is not one of %s.", name, strings.Join(fixtures.Names(), ", ")))
+		p.Field = "forwardedProps.scenario"
+		return p
 	}
 	return nil
 }
 
-func invalid(detail string) *Problem {
-	return problem(http.StatusBadRequest, "invalid-input", "Invalid RunAgentInput", detail)
+func invalid(field, detail string) *Problem {
+	p := problem(http.StatusBadRequest, "invalid-input", "Invalid RunAgentInput", detail)
+	p.Field = field
+	return p
 }

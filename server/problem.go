@@ -12,6 +12,7 @@ type Problem struct {
 	Title  string `json:"title"`
 	Status int    `json:"status"`
 	Detail string `json:"detail,omitempty"`
+	Field  string `json:"field,omitempty"` // the input member at fault, where one is
 }
 
 func problem(status int, slug, title, detail string) *Problem {

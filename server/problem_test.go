@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -20,26 +21,38 @@ func TestBadRequestsGetProblemsAndNoStream(t *testing.T) {
 		body        string
 		status      int
 		detail      string // a fragment the detail must contain
+		field       string // the member the problem names
 	}{
-		{"GET", http.MethodGet, "", "", 405, "use POST"},
-		{"PUT", http.MethodPut, "application/json", runBody("t", "r", "normal"), 405, "use POST"},
-		{"no content type", http.MethodPost, "", runBody("t", "r", "normal"), 415, "application/json"},
-		{"text body", http.MethodPost, "text/plain", runBody("t", "r", "normal"), 415, "application/json"},
-		{"too large", http.MethodPost, "application/json", `{"threadId":"` + strings.Repeat("x", 16<<10) + `"}`, 413, "16 KiB"},
-		{"malformed JSON", http.MethodPost, "application/json", `{"threadId":`, 400, "unexpected end"},
-		{"not an object", http.MethodPost, "application/json", `[1,2]`, 400, "cannot unmarshal"},
-		{"trailing data", http.MethodPost, "application/json", runBody("t", "r", "normal") + "{}", 400, "invalid character"},
-		{"empty object", http.MethodPost, "application/json", `{}`, 400, "threadId: is required"},
-		{"blank threadId", http.MethodPost, "application/json", runBody(" \t", "r", "normal"), 400, "threadId: must not be blank"},
-		{"blank runId", http.MethodPost, "application/json", runBody("t", "  ", "normal"), 400, "runId: must not be blank"},
-		{"long threadId", http.MethodPost, "application/json", runBody(long, "r", "normal"), 400, "threadId: must be at most 128 characters"},
-		{"long runId", http.MethodPost, "application/json", runBody("t", long, "normal"), 400, "runId: must be at most 128 characters"},
-		{"no scenario", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","forwardedProps":{}}`, 400, "forwardedProps.scenario: is required"},
-		{"no forwardedProps", http.MethodPost, "application/json", `{"threadId":"t","runId":"r"}`, 400, "forwardedProps.scenario: is required"},
-		{"scenario not a string", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","forwardedProps":{"scenario":7}}`, 400, "must be a string"},
-		{"forwardedProps not an object", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","forwardedProps":"slow"}`, 400, "must be an object"},
-		{"threadId not a string", http.MethodPost, "application/json", `{"threadId":1,"runId":"r","forwardedProps":{"scenario":"slow"}}`, 400, "cannot unmarshal"},
-		{"unknown scenario", http.MethodPost, "application/json", runBody("t", "r", "fast"), 422, `"fast" is not one of delta-before-snapshot,`},
+		{"GET", http.MethodGet, "", "", 405, "use POST", ""},
+		{"PUT", http.MethodPut, "application/json", runBody("t", "r", "normal"), 405, "use POST", ""},
+		{"no content type", http.MethodPost, "", runBody("t", "r", "normal"), 415, "application/json", ""},
+		{"text body", http.MethodPost, "text/plain", runBody("t", "r", "normal"), 415, "application/json", ""},
+		{"too large", http.MethodPost, "application/json", `{"threadId":"` + strings.Repeat("x", 16<<10) + `"}`, 413, "16 KiB", ""},
+		{"malformed JSON", http.MethodPost, "application/json", `{"threadId":`, 400, "unexpected end", ""},
+		{"trailing data", http.MethodPost, "application/json", runBody("t", "r", "normal") + "{}", 400, "invalid character", ""},
+		{"a name twice", http.MethodPost, "application/json", `{"threadId":"t","threadId":"u","runId":"r","messages":[]}`, 400, "duplicate", ""},
+		{"not an object", http.MethodPost, "application/json", `[1,2]`, 400, "must be a JSON object", ""},
+		{"empty object", http.MethodPost, "application/json", `{}`, 400, "threadId: is required", "threadId"},
+		{"no messages", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","forwardedProps":{"scenario":"normal"}}`, 400, "messages: is required", "messages"},
+		{"case variants are other members", http.MethodPost, "application/json", `{"THREADID":"t","RunId":"r","messages":[],"ForwardedProps":{"scenario":"normal"}}`, 400, "threadId: is required", "threadId"},
+		{"threadId not a string", http.MethodPost, "application/json", `{"threadId":1,"runId":"r","messages":[],"forwardedProps":{"scenario":"slow"}}`, 400, "threadId: must be a string, not a number", "threadId"},
+		{"protocolVersion not a string", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"protocolVersion":1,"forwardedProps":{"scenario":"slow"}}`, 400, "protocolVersion: must be a string", "protocolVersion"},
+		{"a newer major line", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"protocolVersion":"2.0","forwardedProps":{"scenario":"slow"}}`, 400, "major line this server does not implement", "protocolVersion"},
+		{"resume not of the 1.0 shape", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"resume":[{"interruptId":7,"status":"resolved"}],"forwardedProps":{"scenario":"slow"}}`, 400, "resume/0/interruptId: must be a string", "resume/0/interruptId"},
+		{"messages not a list", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":{},"forwardedProps":{"scenario":"slow"}}`, 400, "messages: must be an array", "messages"},
+		{"a message of no role", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[{"id":"m","content":"x"}],"forwardedProps":{"scenario":"slow"}}`, 400, "messages/0/role: is required", "messages/0/role"},
+		{"state null", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"state":null,"forwardedProps":{"scenario":"slow"}}`, 400, "state: must not be null", "state"},
+		{"blank threadId", http.MethodPost, "application/json", runBody(" \t", "r", "normal"), 400, "threadId: must not be blank", "threadId"},
+		{"blank runId", http.MethodPost, "application/json", runBody("t", "  ", "normal"), 400, "runId: must not be blank", "runId"},
+		{"long threadId", http.MethodPost, "application/json", runBody(long, "r", "normal"), 400, "threadId: must be at most 128 characters", "threadId"},
+		{"long runId", http.MethodPost, "application/json", runBody("t", long, "normal"), 400, "runId: must be at most 128 characters", "runId"},
+		{"no scenario", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"forwardedProps":{}}`, 400, "forwardedProps.scenario: is required", "forwardedProps.scenario"},
+		{"no forwardedProps", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[]}`, 400, "forwardedProps.scenario: is required", "forwardedProps.scenario"},
+		{"scenario not a string", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"forwardedProps":{"scenario":7}}`, 400, "must be a string", "forwardedProps.scenario"},
+		{"forwardedProps not an object", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"forwardedProps":"slow"}`, 400, "forwardedProps must be an object", "forwardedProps.scenario"},
+		{"unknown scenario", http.MethodPost, "application/json", runBody("t", "r", "fast"), 422, `"fast" is not one of delta-before-snapshot,`, "forwardedProps.scenario"},
+		{"blank scenario", http.MethodPost, "application/json", runBody("t", "r", "  "), 422, `"  " is not one of`, "forwardedProps.scenario"},
+		{"long scenario", http.MethodPost, "application/json", runBody("t", "r", strings.Repeat("ab", 50)), 422, strings.Repeat("ab", 32) + `…" is not one of`, "forwardedProps.scenario"},
 	}
 	h := server.New(server.Config{NoDelay: true})
 	for _, tt := range tests {
@@ -72,8 +85,8 @@ func TestBadRequestsGetProblemsAndNoStream(t *testing.T) {
 			if p.Status != tt.status || p.Title == "" || !strings.HasPrefix(p.Type, "urn:agent-analysis:problem:") {
 				t.Errorf("problem %+v", p)
 			}
-			if !strings.Contains(p.Detail, tt.detail) {
-				t.Errorf("detail %q does not mention %q", p.Detail, tt.detail)
+			if !strings.Contains(p.Detail, tt.detail) || p.Field != tt.field {
+				t.Errorf("detail %q field %q, want %q naming %q", p.Detail, p.Field, tt.detail, tt.field)
 			}
 		})
 	}
@@ -92,8 +105,35 @@ func TestOfficialClientBodyIsAccepted(t *testing.T) {
 		t.Fatalf("status %d, type %q: %s", rec.Code, rec.Header().Get("Content-Type"), rec.Body)
 	}
 	got, err := describeStream(rec.Body)
-	if err != nil || len(got) != 6 || got[0] != "RUN_STARTED thread-1 run-1" {
+	if err != nil || len(got) != 6 || got[0] != "RUN_STARTED thread-1 run-1 1.0" {
 		t.Fatalf("stream %v, %v", got, err)
+	}
+}
+
+// A consumer may declare a newer minor, an uninterpretable version, or
+// none; unknown members are stripped. Each is served, and the log says
+// what was noticed (basic/versioning, basic/run-input).
+func TestServedInputsAndTheirWarnings(t *testing.T) {
+	for body, warning := range map[string]string{
+		`{"threadId":"t","runId":"r","messages":[],"forwardedProps":{"scenario":"normal"}}`:                              "",
+		`{"threadId":"t","runId":"r","messages":[],"protocolVersion":"1.7","forwardedProps":{"scenario":"normal"}}`:      "newer than this server's 1.0",
+		`{"threadId":"t","runId":"r","messages":[],"protocolVersion":"draft","forwardedProps":{"scenario":"normal"}}`:    "cannot interpret protocolVersion",
+		`{"threadId":"t","runId":"r","messages":[],"futureMember":{},"forwardedProps":{"scenario":"normal","x":[null]}}`: "removed /futureMember",
+		`{"threadId":"t","runId":"r","messages":[],"state":[1],"forwardedProps":{"scenario":"normal"}}`:                  "",
+	} {
+		var logs lockedBuffer
+		h := server.New(server.Config{NoDelay: true, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+		req := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Errorf("%s: %d %s", body, rec.Code, rec.Body)
+			continue
+		}
+		if line := logs.snapshot().String(); (warning == "") == strings.Contains(line, "inputWarnings") || !strings.Contains(line, warning) {
+			t.Errorf("%s: logged %s, want %q", body, line, warning)
+		}
 	}
 }
 

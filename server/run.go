@@ -21,6 +21,9 @@ func handleRun(cfg Config, v *validator.Validate, slots streamSlots) http.Handle
 		}
 		addLogAttrs(r.Context(), slog.String("scenario", req.Scenario),
 			slog.String("threadId", req.ThreadID), slog.String("runId", req.RunID))
+		if len(req.Warnings) > 0 {
+			addLogAttrs(r.Context(), slog.Any("inputWarnings", req.Warnings))
+		}
 		if !slots.take() {
 			addLogAttrs(r.Context(), slog.String("end", "over-capacity"))
 			w.Header().Set("Retry-After", "5")
@@ -37,7 +40,7 @@ func handleRun(cfg Config, v *validator.Validate, slots streamSlots) http.Handle
 		w.WriteHeader(http.StatusOK)
 		rc := http.NewResponseController(w)
 		script, _ := fixtures.Lookup(req.Scenario) // decodeRunInput checked it exists
-		steps := script.ForRun(req.ThreadID, req.RunID)
+		steps := script.ForRequest(req.ThreadID, req.RunID)
 		// The client must see the stream open at once, and on HTTP/1.1 a
 		// disconnect is only noticed once the response has started. When
 		// the first event is due now, it carries the headers out; else they

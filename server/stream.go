@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -8,13 +9,13 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/script"
 )
 
 // appendFrame adds one step in the AG-UI SSE framing: an event as one data
 // line, a comment as one ":" line; LF only, and a blank line after.
-func appendFrame(buf []byte, step fixtures.Step) []byte {
-	if step.Type == "" {
+func appendFrame(buf []byte, step script.Step) []byte {
+	if step.Event == nil {
 		buf = append(buf, ": "...)
 		buf = append(buf, step.Comment...)
 	} else {
@@ -37,15 +38,16 @@ const (
 // Disposal reports one stream's release of its resources.
 type Disposal struct {
 	Scenario string
-	Sent     int // frames (events and comments) written
+	Sent     int // frames (events and comments) written, the closing event included
 	End      End
+	Closing  string // the type of the event that closed the run at shutdown, if one was written
 }
 
 // stream is one request's playback: it owns the cursor and the timer.
 type stream struct {
 	w            io.Writer
 	rc           *http.ResponseController
-	steps        []fixtures.Step // the script, as this run sends it
+	steps        []script.Step // the script, as this run sends it
 	req          runInput
 	noDelay      bool
 	writeTimeout time.Duration
@@ -98,13 +100,11 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 			}
 			select {
 			case <-ctx.Done():
-				d.End = ended(ctx)
-				return d
+				return s.stop(ctx, d)
 			case <-timer.C:
 			}
 		} else if ctx.Err() != nil {
-			d.End = ended(ctx)
-			return d
+			return s.stop(ctx, d)
 		}
 		due = appendFrame(due, step)
 		pending++
@@ -115,6 +115,31 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 	}
 	if flush(true) {
 		d.End = EndCompleted
+	}
+	return d
+}
+
+// stop ends a stream before its script did. At shutdown the run it was
+// playing is closed (closingEvent), if the connection still takes a write
+// within a second; a client that went away gets nothing more.
+func (s *stream) stop(ctx context.Context, d Disposal) Disposal {
+	d.End = ended(ctx)
+	if d.End != EndShutdown {
+		return d
+	}
+	event := closingEvent(s.steps[:d.Sent])
+	if event == nil {
+		return d
+	}
+	frame := appendFrame(nil, script.Step{Event: event})
+	if err := s.rc.SetWriteDeadline(time.Now().Add(time.Second)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return d
+	}
+	if _, err := s.w.Write(frame); err == nil && s.rc.Flush() == nil {
+		d.Sent, d.Closing = d.Sent+1, "RUN_FINISHED"
+		if bytes.HasPrefix(event, []byte(`{"type":"RUN_ERROR"`)) {
+			d.Closing = "RUN_ERROR"
+		}
 	}
 	return d
 }

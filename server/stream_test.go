@@ -26,15 +26,15 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // states it, for thread "t1" and run "r1".
 var want = map[string][]string{
 	"normal": {
-		"RUN_STARTED t1 r1",
+		"RUN_STARTED t1 r1 1.0",
 		"STATE_SNAPSHOT api=60 checkout=92 auth=35",
 		"STATE_DELTA replace /services/0/latency 145",
 		"STATE_SNAPSHOT auth=35 api=145 checkout=92",
-		`STATE_DELTA add /services/- {"id":"search","latency":71,"name":"Search","series":"Platform","volume":410}`,
+		`STATE_DELTA add /services/- {"id":"search","name":"Search","series":"Platform","volume":410,"latency":71}`,
 		"RUN_FINISHED t1 r1",
 	},
 	"invalid": {
-		"RUN_STARTED t1 r1",
+		"RUN_STARTED t1 r1 1.0",
 		"STATE_SNAPSHOT api=60 checkout=92 auth=35",
 		"STATE_DELTA replace /services/0/latency 145",
 		"STATE_DELTA replace /services/1/latency 999 replace /services/7/latency 1",
@@ -42,10 +42,10 @@ var want = map[string][]string{
 		"RUN_FINISHED t1 r1",
 	},
 	"slow": {
-		"RUN_STARTED t1 r1",
+		"RUN_STARTED t1 r1 1.0",
 		"STATE_SNAPSHOT api=60 checkout=92 auth=35",
 		"STATE_DELTA replace /services/0/latency 145",
-		`STATE_DELTA add /services/- {"id":"search","latency":71,"name":"Search","series":"Platform","volume":410}`,
+		`STATE_DELTA add /services/- {"id":"search","name":"Search","series":"Platform","volume":410,"latency":71}`,
 		"RUN_FINISHED t1 r1",
 	},
 }
@@ -106,12 +106,13 @@ func checkGolden(t *testing.T, scenario string, raw []byte) {
 	}
 }
 
-// Every script, faults included, streams the same bytes on every run, and
-// each is a valid SSE stream of AG-UI events.
+// Every script, faults included, streams the same bytes on every run:
+// its events as written, the requested run's ids the request's, one SSE
+// frame each.
 func TestEveryScriptMatchesItsGoldenStream(t *testing.T) {
 	srv := httptest.NewServer(server.New(server.Config{NoDelay: true}))
 	defer srv.Close()
-	for _, scenario := range fixtures.Scenarios() {
+	for _, scenario := range fixtures.Names() {
 		t.Run(scenario, func(t *testing.T) {
 			resp, err := http.DefaultClient.Do(newRunRequest(context.Background(), srv.URL+"/api/agent-analysis", runBody("t1", "r1", scenario)))
 			if err != nil {
@@ -126,8 +127,18 @@ func TestEveryScriptMatchesItsGoldenStream(t *testing.T) {
 			if frames := strings.Count(string(raw), "\n\n"); frames != len(script.Steps) {
 				t.Errorf("%d frames for %d steps", frames, len(script.Steps))
 			}
-			if _, err := describeStream(iotest.OneByteReader(bytes.NewReader(raw))); err != nil {
-				t.Error(err)
+			got, err := readEvents(iotest.OneByteReader(bytes.NewReader(raw)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sent [][]byte
+			for _, st := range script.ForRequest("t1", "r1") {
+				if st.Event != nil {
+					sent = append(sent, st.Event)
+				}
+			}
+			if !slices.EqualFunc(got, sent, bytes.Equal) {
+				t.Errorf("events differ from the script's")
 			}
 			checkGolden(t, scenario, raw)
 		})
@@ -157,7 +168,7 @@ func TestConcurrentRequestsAreIndependent(t *testing.T) {
 				return
 			}
 			expected := slices.Clone(want[scenario])
-			expected[0] = "RUN_STARTED " + thread + " " + run
+			expected[0] = "RUN_STARTED " + thread + " " + run + " 1.0"
 			expected[len(expected)-1] = "RUN_FINISHED " + thread + " " + run
 			if !slices.Equal(got, expected) {
 				errs <- fmt.Errorf("request %d (%s):\n%s\nwant:\n%s", i, scenario, lines(got), lines(expected))

@@ -30,17 +30,17 @@ func newValidator() *validator.Validate {
 }
 
 // explainInvalid describes a validation error as "field: reason" items
-// joined by "; ". Errors that are not validation errors are returned as text.
-func explainInvalid(err error) string {
+// joined by "; ", and names the first field at fault.
+func explainInvalid(err error) (field, detail string) {
 	var fields validator.ValidationErrors
 	if !errors.As(err, &fields) {
-		return err.Error()
+		return "", err.Error()
 	}
 	reasons := make([]string, 0, len(fields))
 	for _, fe := range fields {
 		reasons = append(reasons, fe.Field()+": "+reason(fe))
 	}
-	return strings.Join(reasons, "; ")
+	return fields[0].Field(), strings.Join(reasons, "; ")
 }
 
 func reason(fe validator.FieldError) string {

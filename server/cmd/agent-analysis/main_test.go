@@ -121,7 +121,7 @@ func webWithWasm(t *testing.T) string {
 
 func post(t *testing.T, base, scenario string) *http.Response {
 	t.Helper()
-	body := fmt.Sprintf(`{"threadId":"t","runId":"r","forwardedProps":{"scenario":%q}}`, scenario)
+	body := fmt.Sprintf(`{"threadId":"t","runId":"r","messages":[],"forwardedProps":{"scenario":%q}}`, scenario)
 	resp, err := http.Post(base+"/api/agent-analysis", "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -152,9 +152,13 @@ func TestShutdownEndsOpenStreamsAndExitsCleanly(t *testing.T) {
 	if took := time.Since(start); took > 4*time.Second {
 		t.Errorf("shutdown took %v: it waited for the stream", took)
 	}
+	// It ends with the run cancelled, as AG-UI 1.0 lets a server end a run
+	// it will not finish (events/lifecycle), not with the script's finish.
 	rest, _ := io.ReadAll(lines)
-	if strings.Contains(string(rest), "RUN_FINISHED") {
-		t.Errorf("stream finished instead of ending at shutdown: %s", rest)
+	events := strings.Split(strings.TrimSpace(string(rest)), "\n\n")
+	last := events[len(events)-1]
+	if strings.Count(string(rest), "RUN_FINISHED") != 1 || !strings.Contains(last, `"type":"RUN_FINISHED"`) || !strings.Contains(last, `"outcome":{"type":"cancelled"}`) {
+		t.Errorf("stream did not end with the run cancelled at shutdown: %s", rest)
 	}
 	var streamLog map[string]any
 	for _, l := range in.stdout.logLines() {
