@@ -1,6 +1,6 @@
 //go:build !js
 
-package core
+package core_test
 
 import (
 	"testing"
@@ -11,7 +11,7 @@ import (
 const (
 	// growthBudget: one delta at 10,000 services against one at 4.
 	growthBudget = 10.0
-	// rejectBudget: a 64-operation delta rejected at its last operation
+	// rejectBudget: a 64-operation delta refused at its last operation
 	// against the same delta accepted, at 1,000 services.
 	rejectBudget = 4.0
 )
@@ -20,23 +20,35 @@ func TestDeltaCostBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("benchmarks for a few seconds")
 	}
-	cost := func(w Wire, ops string) float64 {
-		m := streamingModel(t, w)
-		msg := received(t, 1, deltaOf(ops))
+	one := func(n int) float64 {
+		m, c := streaming(t, n)
+		event := []byte(spike)
 		return float64(testing.Benchmark(func(b *testing.B) {
 			for b.Loop() {
-				Update(m, msg)
+				delta(b, m, c, event)
 			}
 		}).NsPerOp())
 	}
-	small, large := cost(wireOf(4), spike), cost(wireOf(10000), spike)
+	small, large := one(4), one(10000)
 	t.Logf("one delta: %.0f ns at 4 services, %.0f ns at 10,000: %.2fx (budget %.0fx)", small, large, large/small, growthBudget)
 	if large/small > growthBudget {
 		t.Errorf("one delta at 10,000 services costs %.1fx one at 4, over %.0fx", large/small, growthBudget)
 	}
-	accepted, rejected := cost(wireOf(1000), sixtyFour(false)), cost(wireOf(1000), sixtyFour(true))
-	t.Logf("64 operations at 1,000 services: accepted %.0f ns, rejected %.0f ns: %.2fx (budget %.0fx)", accepted, rejected, rejected/accepted, rejectBudget)
+	m, _ := streaming(t, 1000)
+	sixty := func(fail bool) float64 {
+		event := []byte(sixtyFour(fail))
+		return float64(testing.Benchmark(func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				c := fresh(b, 1000)
+				b.StartTimer()
+				delta(b, m, c, event)
+			}
+		}).NsPerOp())
+	}
+	accepted, rejected := sixty(false), sixty(true)
+	t.Logf("64 operations at 1,000 services: accepted %.0f ns, refused %.0f ns: %.2fx (budget %.0fx)", accepted, rejected, rejected/accepted, rejectBudget)
 	if rejected/accepted > rejectBudget {
-		t.Errorf("a rejected 64-operation delta costs %.1fx an accepted one, over %.0fx", rejected/accepted, rejectBudget)
+		t.Errorf("a refused 64-operation delta costs %.1fx an accepted one, over %.0fx", rejected/accepted, rejectBudget)
 	}
 }

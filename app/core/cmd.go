@@ -8,7 +8,8 @@ type Cmd interface{ cmd() }
 type StartStream struct{ Run Run }
 
 // AbortStream closes a run's connection. Every connection gets exactly
-// one, when its run stops being the active one.
+// one, when its stream stops being the open one, unless it ended by
+// itself first.
 type AbortStream struct{ Generation Generation }
 
 // Sequence is several Cmds, performed in order.

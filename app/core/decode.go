@@ -28,57 +28,10 @@ func DecodeWire(data []byte) (Wire, error) {
 	return w, readEnd(dec)
 }
 
-// DecodeSnapshot reads the state of a STATE_SNAPSHOT event, given as the
-// event's JSON, exactly as DecodeWire does.
-func DecodeSnapshot(event []byte) (Wire, error) {
-	dec := newDecoder(event)
-	var w Wire
-	err := readMember(dec, "snapshot", func() (err error) {
-		w, err = readWire(dec)
-		return err
-	})
-	return w, err
-}
-
 func newDecoder(data []byte) *jsontext.Decoder {
 	// Repeated names are reported by the readers below, which can say
 	// which name it was.
 	return jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
-}
-
-// readMember reads an object, calling read for the one member of that
-// name and skipping the others (an event's type, timestamp, ...).
-func readMember(dec *jsontext.Decoder, name string, read func() error) error {
-	if err := readOpen(dec, '{', "the event"); err != nil {
-		return err
-	}
-	found := false
-	for dec.PeekKind() != '}' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return malformed(err)
-		}
-		if tok.String() != name {
-			if err := dec.SkipValue(); err != nil {
-				return malformed(err)
-			}
-			continue
-		}
-		if found {
-			return fmt.Errorf("the event has two %q members", name)
-		}
-		found = true
-		if err := read(); err != nil {
-			return err
-		}
-	}
-	if _, err := dec.ReadToken(); err != nil {
-		return malformed(err)
-	}
-	if !found {
-		return fmt.Errorf("the event has no %q member", name)
-	}
-	return readEnd(dec)
 }
 
 func readWire(dec *jsontext.Decoder) (Wire, error) {
@@ -130,6 +83,9 @@ func readServices(dec *jsontext.Decoder) ([]Service, error) {
 	}
 	services := []Service{}
 	for i := 0; dec.PeekKind() != ']'; i++ {
+		if i == MaxServices {
+			return nil, ruleError(fmt.Sprintf("services: more than %d services", MaxServices))
+		}
 		s, err := readService(dec, i)
 		if err != nil {
 			return nil, err

@@ -1,9 +1,13 @@
 package core
 
+import (
+	"github.com/agent-analysis/agent-analysis/app/protocol"
+)
+
 // Generation numbers the runs of one page: the nth run started has
 // generation n. It is the identity of the run's local connection: every
-// transport Msg carries one, and Msgs of any generation but the active
-// run's are no-ops.
+// transport Msg carries one, and Msgs of any generation but the open
+// connection's are no-ops.
 type Generation int
 
 // Run describes one requested run (the spec's request descriptor). It is
@@ -17,80 +21,108 @@ type Run struct {
 
 // Lifecycle is the run's state, a closed sum: exactly the types below.
 type Lifecycle interface {
-	// Word is the status shown to people.
-	Word() string
+	// String is the status word shown to people.
+	String() string
 	lifecycle()
 }
 
 // Idle: no run has started.
 type Idle struct{}
 
-// Connecting: the request is out, RUN_STARTED has not arrived.
+// Connecting: the request is out; the requested run's RUN_STARTED has not
+// arrived (replayed runs before it may have).
 type Connecting struct{ Run Run }
 
-// AwaitingSnapshot: the run started; its first valid snapshot will be the
-// baseline. Until then no delta can apply: the previous run's Wire is not
-// this run's.
+// AwaitingSnapshot: the run started and has no state of its own yet; the
+// screen keeps the last valid data.
 type AwaitingSnapshot struct{ Run Run }
 
-// Streaming: the run has a baseline and applies updates.
+// Streaming: the run's state is the screen's data.
 type Streaming struct{ Run Run }
 
-// Completed: the run finished with RUN_FINISHED.
+// Completed: RUN_FINISHED with a success outcome (or none).
 type Completed struct{ RunID string }
 
-// Cancelled: the run was stopped locally, by the user or by leaving.
+// Cancelled: the run stopped before it completed, and did not fail.
 type Cancelled struct {
 	RunID string
 	Cause CancelCause
 }
 
-// Failed: the run broke a rule or lost its transport; nothing more of it is
-// accepted.
+// Interrupted: RUN_FINISHED with the interrupt outcome: the agent waits
+// for input. Resuming is not part of this demo.
+type Interrupted struct {
+	RunID      string
+	Interrupts []protocol.Interrupt
+}
+
+// Failed: the run ended badly; nothing more of it is accepted.
 type Failed struct {
 	RunID  string
 	Kind   FailureKind
-	Rule   int // the lifecycle rule that decided it (docs/agent-analysis.md)
+	Rule   Rule          // the lifecycle rule that decided it
+	Broke  protocol.Rule // for a Protocol failure: the AG-UI 1.0 rule the stream broke
 	Reason string
 }
 
-// CancelCause says who cancelled.
+// CancelCause says who stopped a run.
 type CancelCause int
 
 const (
 	ByUser    CancelCause = iota // the Cancel button
 	RouteExit                    // navigation away from the demo
+	ByAgent                      // RUN_FINISHED's cancelled outcome
 )
 
 func (c CancelCause) String() string {
-	if c == RouteExit {
+	switch c {
+	case RouteExit:
 		return "left the page"
+	case ByAgent:
+		return "cancelled by the agent"
 	}
 	return "cancelled by you"
 }
 
-// FailureKind says which side broke.
+// FailureKind says who ended a failed run (events/lifecycle: "A consumer
+// MUST NOT present one as the other").
 type FailureKind int
 
 const (
-	Protocol  FailureKind = iota // the agent sent something invalid
-	Transport                    // the connection failed or ended early
+	AgentReported FailureKind = iota // the agent's own RUN_ERROR
+	Protocol                         // the stream broke a rule of AG-UI 1.0
+	Transport                        // the request or the connection failed, or the stream ended early
 )
 
 func (k FailureKind) String() string {
-	if k == Transport {
-		return "transport"
+	switch k {
+	case AgentReported:
+		return "reported by the agent"
+	case Protocol:
+		return "the stream broke AG-UI 1.0"
 	}
-	return "protocol"
+	return "the connection failed"
 }
 
-func (Idle) Word() string             { return "Idle" }
-func (Connecting) Word() string       { return "Connecting" }
-func (AwaitingSnapshot) Word() string { return "Awaiting snapshot" }
-func (Streaming) Word() string        { return "Streaming" }
-func (Completed) Word() string        { return "Completed" }
-func (Cancelled) Word() string        { return "Cancelled" }
-func (Failed) Word() string           { return "Failed" }
+// Who is who ended the run, as the status line says it.
+func (k FailureKind) Who() string {
+	switch k {
+	case AgentReported:
+		return "the agent"
+	case Protocol:
+		return "the stream"
+	}
+	return "the connection"
+}
+
+func (Idle) String() string             { return "Idle" }
+func (Connecting) String() string       { return "Connecting" }
+func (AwaitingSnapshot) String() string { return "Awaiting snapshot" }
+func (Streaming) String() string        { return "Streaming" }
+func (Completed) String() string        { return "Completed" }
+func (Cancelled) String() string        { return "Cancelled" }
+func (Interrupted) String() string      { return "Interrupted" }
+func (Failed) String() string           { return "Failed" }
 
 func (Idle) lifecycle()             {}
 func (Connecting) lifecycle()       {}
@@ -98,9 +130,10 @@ func (AwaitingSnapshot) lifecycle() {}
 func (Streaming) lifecycle()        {}
 func (Completed) lifecycle()        {}
 func (Cancelled) lifecycle()        {}
+func (Interrupted) lifecycle()      {}
 func (Failed) lifecycle()           {}
 
-// ActiveRun returns the run whose connection is open, if any.
+// ActiveRun returns the run that is still going, if any.
 func ActiveRun(l Lifecycle) (Run, bool) {
 	switch l := l.(type) {
 	case Connecting:
@@ -114,15 +147,34 @@ func ActiveRun(l Lifecycle) (Run, bool) {
 	}
 }
 
-// Rules are the run lifecycle's rules in one line each; docs/agent-analysis.md
-// gives them in full, with the same numbers.
-var Rules = map[int]string{
-	1: "Run starts a fresh run; data, filter and selection stay",
-	2: "the run's own RUN_STARTED, then its own first snapshot, is the only baseline",
-	3: "a delta applies atomically, or not at all",
-	4: "anything malformed or out of order fails the run; nothing later of it is accepted",
-	5: "Recover starts one fresh normal run from Failed",
-	6: "only the run's own RUN_FINISHED completes it; a stream that just ends fails it",
-	7: "Cancel stops an open run and starts nothing",
-	8: "other AG-UI events are ignored; RUN_ERROR fails the run",
+// Rule is one of the demo's run lifecycle rules, numbered as
+// docs/agent-analysis.md numbers them; each rests on AG-UI 1.0 pages.
+type Rule int
+
+const (
+	RuleNewRun        Rule = iota + 1 // Run starts a fresh run
+	RuleRequestedRun                  // the requested run, and its first state is the baseline
+	RuleAtomicDelta                   // a delta applies whole or not at all
+	RuleBrokenStream                  // a broken rule or a refused state fails the run
+	RuleRecover                       // Recover starts one fresh normal run
+	RuleRunEnding                     // how a run ends: its outcome, a late RUN_ERROR, truncation
+	RuleCancel                        // Cancel stops an active run and starts nothing
+	RuleOtherFamilies                 // other families are checked, not shown; RUN_ERROR is the agent's
+)
+
+var rules = map[Rule]struct{ text, page string }{
+	RuleNewRun:        {"Run starts a fresh run that declares protocolVersion 1.0 and the empty services state; data, filter and selection stay", "basic/run-input"},
+	RuleRequestedRun:  {"the run the request asked for opens with its own RUN_STARTED; its first applied state is the baseline", "basic/run-input"},
+	RuleAtomicDelta:   {"a delta applies atomically, or not at all; an unrecognised operation is dropped with a warning", "basic/patterns/snapshots"},
+	RuleBrokenStream:  {"a broken 1.0 rule, or a state the services refuse, fails the run and keeps the last valid data", "basic/processing"},
+	RuleRecover:       {"Recover starts one fresh normal run from Failed", "basic/patterns/snapshots"},
+	RuleRunEnding:     {"RUN_FINISHED ends the run by its outcome; a later RUN_ERROR fails it; a stream that just ends fails it (transport), never a success", "events/lifecycle"},
+	RuleCancel:        {"Cancel stops an active run and starts nothing", "events/lifecycle"},
+	RuleOtherFamilies: {"other 1.0 events are checked and not shown; RUN_ERROR fails the run as the agent's own report", "events"},
 }
+
+func (r Rule) String() string { return rules[r].text }
+
+// Page is the AG-UI 1.0 spec page the rule follows, under
+// docs.ag-ui.com/spec/1.0/.
+func (r Rule) Page() string { return rules[r].page }

@@ -26,7 +26,10 @@ func (f Filter) Admits(s Service) bool { return f == All || Series(f) == s.Serie
 // stays valid after Update and Models share them freely.
 type Model struct {
 	Thread     string     // this app instance's AG-UI thread id
+	Scenario   string     // the scenario the next run plays
 	Generation Generation // runs started so far: the newest run's generation
+	Run        Run        // the newest run
+	Connection Generation // the run whose stream is open; 0 when none is
 	Lifecycle  Lifecycle  // the current run's state
 	Wire       *Wire      // last valid data; nil before the first snapshot
 	// Baseline is the current run's first valid snapshot, by service id.
@@ -37,7 +40,7 @@ type Model struct {
 	Accepted   int    // snapshots and deltas accepted in the current run
 	Activity   []Entry
 	Rejections []Rejection // the newest last
-	Frames     []Frame     // the current run's events, the newest last
+	Arrivals   []Arrival   // the current run's events, the newest last
 }
 
 // Entry is one line of the activity log.
@@ -56,9 +59,10 @@ const (
 	Problem
 )
 
-// NewModel is the state at load: idle, no data, all series.
+// NewModel is the state at load: idle, no data, all series, the normal
+// scenario chosen.
 func NewModel(thread string) Model {
-	return Model{Thread: thread, Lifecycle: Idle{}, Filter: All}
+	return Model{Thread: thread, Scenario: "normal", Lifecycle: Idle{}, Filter: All}
 }
 
 // Visible lists the services the filter admits, in Wire order.

@@ -3,14 +3,17 @@ package core
 import (
 	"time"
 
-	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
+	"github.com/agent-analysis/agent-analysis/app/protocol"
 )
 
 // Msg is a fact that happened: a click, an event, a closed stream.
 type Msg interface{ msg() }
 
-// ClickedRun: the user asked for a run of a scenario.
-type ClickedRun struct{ Scenario string }
+// ChoseScenario: the user picked a scenario for the next run.
+type ChoseScenario struct{ Name string }
+
+// ClickedRun: the user asked for a run of the chosen scenario.
+type ClickedRun struct{}
 
 // ClickedCancel: the user asked to stop the run.
 type ClickedCancel struct{}
@@ -24,28 +27,32 @@ type ClickedFilter struct{ Filter Filter }
 // ClickedService: the user selected a service (by click or keyboard).
 type ClickedService struct{ ID string }
 
-// ReceivedEvent: a run's connection delivered one AG-UI event, checked
-// against the AG-UI SDK's rules. JSON is the event as it arrived: the
-// state events are read from it exactly. At is when it arrived, since the
-// run's request went out.
-type ReceivedEvent struct {
+// Received: a run's connection delivered one event, and the AG-UI 1.0
+// consumer engine judged it (app/protocol). JSON is the event as it
+// arrived; At is when, since the run's request went out.
+type Received struct {
 	Generation Generation
-	Event      events.Event
-	JSON       []byte
 	At         time.Duration
+	JSON       []byte
+	Step       protocol.Step
 }
 
-// StreamFailed: a run's connection could not go on, for a reason of this
-// kind (Protocol: what arrived was not AG-UI; Transport: the request or
-// the connection failed).
+// StreamFailed: a run's connection could not go on: the request was
+// refused or failed, the connection broke (Transport), or a frame could
+// not be taken at all (Protocol, with the rule it broke).
 type StreamFailed struct {
 	Generation Generation
 	Kind       FailureKind
+	Broke      protocol.Rule
 	Reason     string
 }
 
-// StreamClosed: a run's stream ended.
-type StreamClosed struct{ Generation Generation }
+// StreamClosed: a run's stream ended. Truncated says why the engine
+// judges it cut short ("" when every run ended).
+type StreamClosed struct {
+	Generation Generation
+	Truncated  string
+}
 
 // Navigated: the user moved between the demo's pages, or left them (a
 // route outside the demo, a reload, a closed tab).
@@ -59,12 +66,13 @@ const (
 	Exited                    // away from the demo
 )
 
+func (ChoseScenario) msg()  {}
 func (ClickedRun) msg()     {}
 func (ClickedCancel) msg()  {}
 func (ClickedRecover) msg() {}
 func (ClickedFilter) msg()  {}
 func (ClickedService) msg() {}
-func (ReceivedEvent) msg()  {}
+func (Received) msg()       {}
 func (StreamFailed) msg()   {}
 func (StreamClosed) msg()   {}
 func (Navigated) msg()      {}

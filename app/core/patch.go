@@ -1,128 +1,135 @@
 package core
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
-	jsonpatch "github.com/evanphx/json-patch/v5"
-	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
+	"github.com/agent-analysis/agent-analysis/app/patch"
 )
 
 // Limits of one patch. Past any of them the operation that crosses it is
-// the one rejected.
+// the one refused.
 const (
 	MaxPatchOps   = 64
 	MaxPatchBytes = 64 << 10
-	// maxCopyGrowth bounds what "copy" operations may add to the state:
-	// a 721-byte patch of copies could otherwise grow it to a megabyte.
-	maxCopyGrowth = 256 << 10
+	// maxGrowth bounds what one patch may add to the state: a 721-byte
+	// patch of copies could otherwise grow it to a megabyte.
+	maxGrowth = 256 << 10
 )
 
-// ApplyPatch applies RFC 6902 operations to w and returns the new Wire only
-// if every operation applies and the whole result is valid. Otherwise w is
-// untouched and the Rejection names the first operation, in patch order,
-// that failed for any reason, found in the one pass that applies them.
+// ApplyPatch applies RFC 6902 operations (read and shape-checked by the
+// engine) to w and returns the new Wire only if every operation applies
+// and the whole result is valid. Otherwise w is untouched and the error
+// is a *patch.Error naming the first operation, in patch order, that
+// failed for any reason, found in the one pass that applies them; Index
+// is -1 when the result of several operations is to blame.
 //
 // A patch whose every operation stays inside one service each is applied
-// to those services' JSON alone, and only they are checked again: a delta
-// costs what it changes. Any other patch (on the list itself, the root, or
-// across services) is applied to the whole state's JSON. Both give the
-// same results and rejections, which FuzzPatchPaths checks.
-func ApplyPatch(w Wire, ops []Operation, runID string) (Wire, *Rejection) {
-	if perService(w, ops) {
-		return applyTo(newServiceStates(w), w, ops, runID)
-	}
-	return applyTo(newWholeState(w), w, ops, runID)
-}
-
-// document is the JSON a patch is applied to.
-type document interface {
-	apply(op Operation, copyBudget *int) error
-	result() (Wire, error)
-}
-
-func applyTo(doc document, w Wire, ops []Operation, runID string) (Wire, *Rejection) {
-	reject := func(i int, reason string) (Wire, *Rejection) {
-		r := &Rejection{RunID: runID, Event: events.EventTypeStateDelta, Index: i, Ops: len(ops), Reason: Bound(reason)}
-		if i >= 0 {
-			r.Op, r.Path = Bound(ops[i].Op), Bound(ops[i].Path)
-		}
-		return w, r
-	}
+// to those services alone, and only they are checked again: a delta costs
+// what it changes. Any other patch (on the list itself, the root, or
+// across services) is applied to the whole state. Both give the same
+// results and errors, which FuzzPatchPaths checks.
+func ApplyPatch(w Wire, ops []patch.Op) (Wire, error) {
 	if len(ops) == 0 {
-		return reject(-1, "the patch has no operations")
+		return w, nil // an empty patch is a valid one that changes nothing
 	}
-	size, budget := 0, maxCopyGrowth
-	for i, op := range ops {
-		if i == MaxPatchOps {
-			return reject(i, fmt.Sprintf("oversized patch: more than %d operations", MaxPatchOps))
-		}
-		if reason := checkOperation(op); reason != "" {
-			return reject(i, reason)
-		}
-		if size += len(op.Op) + len(op.Path) + len(op.From) + len(op.Value); size > MaxPatchBytes {
-			return reject(i, fmt.Sprintf("oversized patch: more than %d KiB", MaxPatchBytes>>10))
-		}
-		if err := doc.apply(op, &budget); err != nil {
-			return reject(i, explain(err))
+	if perService(w, ops) {
+		return applyPerService(w, ops)
+	}
+	return applyWhole(w, ops)
+}
+
+// guard is what the demo refuses of operation i before applying it: past
+// a patch's bounds, or a path into a forbidden segment.
+func guard(ops []patch.Op, i int, size *int) *patch.Error {
+	op := ops[i]
+	if i == MaxPatchOps {
+		return refused(op, fmt.Sprintf("oversized patch: more than %d operations", MaxPatchOps))
+	}
+	if *size += len(op.Op) + len(op.Path) + len(op.From) + patch.Size(op.Value); *size > MaxPatchBytes {
+		return refused(op, fmt.Sprintf("oversized patch: more than %d KiB", MaxPatchBytes>>10))
+	}
+	if reason := forbidden(op); reason != "" {
+		return refused(op, reason)
+	}
+	return nil
+}
+
+func refused(op patch.Op, reason string) *patch.Error {
+	return &patch.Error{Index: op.Index, Op: op.Op, Path: op.Path, Reason: reason}
+}
+
+// forbiddenSegments are refused in any path: a JavaScript client that
+// applied them would pollute Object.prototype, and no Wire has them.
+var forbiddenSegments = []string{"__proto__", "constructor", "prototype"}
+
+func forbidden(op patch.Op) string {
+	for _, p := range []struct{ name, pointer string }{{"", op.Path}, {"from: ", op.From}} {
+		tokens, _ := patch.ParsePointer(p.pointer) // checked by the engine
+		for _, token := range tokens {
+			if slices.Contains(forbiddenSegments, token) {
+				return p.name + "forbidden path segment " + token
+			}
 		}
 	}
-	next, err := doc.result()
+	return ""
+}
+
+// applyOne applies one operation, within what the whole patch may still
+// add to the state: growth is what it added so far, in bytes of JSON.
+func applyOne(doc patch.Value, op patch.Op, growth *int) (patch.Value, *patch.Error) {
+	next, err := patch.Apply(doc, []patch.Op{op}, math.MaxInt)
 	if err != nil {
-		blame := -1
-		if len(ops) == 1 {
-			blame = 0 // one operation made this state
-		}
-		return reject(blame, "the result is not a valid state: "+err.Error())
+		return doc, err
+	}
+	if *growth += patch.Size(next) - patch.Size(doc); *growth > maxGrowth {
+		return doc, refused(op, fmt.Sprintf("the patch would add more than %d KiB to the state", maxGrowth>>10))
 	}
 	return next, nil
 }
 
-// checkOperation refuses what the patch library would accept but must not:
-// unknown ops, missing members, forbidden or malformed paths.
-func checkOperation(op Operation) string {
-	if op.unreadable != "" {
-		return op.unreadable
-	}
-	switch op.Op {
-	case "add", "replace", "test":
-		if op.Value == nil {
-			return op.Op + " needs a value"
+// applyWhole applies the patch to the whole state.
+func applyWhole(w Wire, ops []patch.Op) (Wire, error) {
+	var doc patch.Value = w.value()
+	growth, size := 0, 0
+	for i, op := range ops {
+		if err := guard(ops, i, &size); err != nil {
+			return w, err
 		}
-	case "move", "copy":
-		if !op.hasFrom {
-			return op.Op + " needs a from path"
+		var err *patch.Error
+		if doc, err = applyOne(doc, op, &growth); err != nil {
+			return w, err
 		}
-		if reason := checkPointer(op.From); reason != "" {
-			return "from: " + reason
-		}
-	case "remove":
-	case "":
-		return "the operation has no op"
-	default:
-		return fmt.Sprintf("unknown op %q", Bound(op.Op))
 	}
-	if !op.hasPath {
-		return "the operation has no path"
+	result, err := DecodeWire(patch.Encode(doc))
+	if err != nil {
+		return w, blame(ops, "the result is not a valid state: "+err.Error())
 	}
-	return checkPointer(op.Path)
+	return result, nil
+}
+
+// blame names the operation that made an invalid result: the only one,
+// or none (-1) when several did.
+func blame(ops []patch.Op, reason string) *patch.Error {
+	if len(ops) == 1 {
+		return refused(ops[0], reason)
+	}
+	return &patch.Error{Index: -1, Reason: reason}
 }
 
 // perService reports whether every operation's path (and from) lies inside
 // one existing service.
-func perService(w Wire, ops []Operation) bool {
+func perService(w Wire, ops []patch.Op) bool {
 	for _, op := range ops {
 		n, _, ok := inService(op.Path, w.Len())
 		if !ok {
 			return false
 		}
-		if op.hasFrom {
+		if op.Op == "move" || op.Op == "copy" {
 			if m, _, ok := inService(op.From, w.Len()); !ok || m != n {
 				return false
 			}
@@ -131,58 +138,39 @@ func perService(w Wire, ops []Operation) bool {
 	return true
 }
 
-// wholeState is the whole Wire as JSON.
-type wholeState struct{ doc []byte }
-
-func newWholeState(w Wire) *wholeState {
-	doc, _ := json.Marshal(w) // strings and finite numbers: cannot fail
-	return &wholeState{doc: doc}
-}
-
-func (d *wholeState) apply(op Operation, budget *int) error {
-	next, err := applyOne(d.doc, op, op.Path, op.From, budget)
-	if err == nil {
-		d.doc = next
+// applyPerService applies each operation to its own service, then checks
+// the services it touched, worded and ordered as DecodeWire would word and
+// order the same faults in the whole state.
+func applyPerService(w Wire, ops []patch.Op) (Wire, error) {
+	docs := map[int]patch.Value{}
+	growth, size := 0, 0
+	for i, op := range ops {
+		if err := guard(ops, i, &size); err != nil {
+			return w, err
+		}
+		n, path, _ := inService(op.Path, w.Len())
+		doc, ok := docs[n]
+		if !ok {
+			doc = serviceValue(w.At(n))
+		}
+		local := op
+		local.Path = path
+		if op.Op == "move" || op.Op == "copy" {
+			_, local.From, _ = inService(op.From, w.Len())
+		}
+		next, err := applyOne(doc, local, &growth)
+		if err != nil {
+			err.Path = op.Path // as sent, not as rewritten
+			return w, err
+		}
+		docs[n] = next
 	}
-	return err
-}
-
-func (d *wholeState) result() (Wire, error) { return DecodeWire(d.doc) }
-
-// serviceStates holds the JSON of each service the patch touched so far.
-type serviceStates struct {
-	base Wire
-	docs map[int][]byte
-}
-
-func newServiceStates(w Wire) *serviceStates { return &serviceStates{base: w, docs: map[int][]byte{}} }
-
-func (d *serviceStates) apply(op Operation, budget *int) error {
-	n, path, _ := inService(op.Path, d.base.Len())
-	from := ""
-	if op.hasFrom {
-		_, from, _ = inService(op.From, d.base.Len())
-	}
-	doc, ok := d.docs[n]
-	if !ok {
-		doc, _ = json.Marshal(d.base.At(n)) // strings and finite numbers: cannot fail
-	}
-	next, err := applyOne(doc, op, path, from, budget)
-	if err == nil {
-		d.docs[n] = next
-	}
-	return err
-}
-
-// result decodes and checks the touched services only, worded and ordered
-// as DecodeWire would word and order the same faults in the whole state.
-func (d *serviceStates) result() (Wire, error) {
-	touched := slices.Sorted(maps.Keys(d.docs))
+	touched := slices.Sorted(maps.Keys(docs))
 	changed := make(map[int]Service, len(touched))
 	for _, n := range touched {
-		s, err := decodeService(d.docs[n], n)
+		s, err := decodeService(patch.Encode(docs[n]), n)
 		if err != nil {
-			return Wire{}, err
+			return w, blame(ops, "the result is not a valid state: "+err.Error())
 		}
 		changed[n] = s
 	}
@@ -191,12 +179,12 @@ func (d *serviceStates) result() (Wire, error) {
 		reasons = appendServiceReasons(reasons, n, changed[n])
 	}
 	if len(reasons) > 0 {
-		return Wire{}, ruleError(strings.Join(reasons, "; "))
+		return w, blame(ops, "the result is not a valid state: "+strings.Join(reasons, "; "))
 	}
-	next := d.base.withChanges(changed)
-	ids, err := reindex(d.base, next, touched)
+	next := w.withChanges(changed)
+	ids, err := reindex(w, next, touched)
 	if err != nil {
-		return Wire{}, err
+		return w, blame(ops, "the result is not a valid state: "+err.Error())
 	}
 	next.ids = ids
 	return next, nil
@@ -241,75 +229,55 @@ func reindex(w, next Wire, touched []int) (map[string]int, error) {
 	}
 }
 
-// applyOne applies one operation to doc, with its path and from rewritten
-// for that document.
-func applyOne(doc []byte, op Operation, path, from string, budget *int) ([]byte, error) {
-	if op.Op == "test" {
-		return doc, testValue(doc, path, op.Value)
+// inService splits a pointer into one service: "/services/2/latency" is
+// service 2, "/latency". ok is false for anything else: the list itself,
+// the root, an index out of range or not canonical, the service as a whole.
+func inService(p string, services int) (index int, rest string, ok bool) {
+	after, found := strings.CutPrefix(p, "/services/")
+	if !found {
+		return 0, "", false
 	}
-	if op.Op == "copy" && *budget <= 0 {
-		return nil, patchError(copyLimit)
+	digits, rest, found := strings.Cut(after, "/")
+	if !found || digits == "" || (len(digits) > 1 && digits[0] == '0') || strings.Trim(digits, "0123456789") != "" {
+		return 0, "", false
 	}
-	operation := jsonpatch.Operation{"op": quoted(op.Op), "path": quoted(path)}
-	if op.hasFrom {
-		operation["from"] = quoted(from)
+	index, err := strconv.Atoi(digits)
+	if err != nil || index >= services {
+		return 0, "", false
 	}
-	if op.Value != nil {
-		value := json.RawMessage(op.Value)
-		operation["value"] = &value
-	}
-	options := jsonpatch.NewApplyOptions()
-	options.SupportNegativeIndices = false
-	options.AccumulatedCopySizeLimit = int64(*budget)
-	next, err := applyLibrary(jsonpatch.Patch{operation}, doc, options)
-	if err == nil && op.Op == "copy" {
-		*budget -= len(next) - len(doc)
-	}
-	return next, err
+	return index, "/" + rest, true
 }
 
-// applyLibrary runs json-patch/v5 on its own copy of doc. The library can
-// panic on valid input; a panic here would kill the wasm app, so it becomes
-// an error.
-func applyLibrary(p jsonpatch.Patch, doc []byte, options *jsonpatch.ApplyOptions) (out []byte, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("the patch library failed: %v", r)
+// The members of a Service, in the order the agent writes them.
+var serviceMembers = []string{"id", "name", "series", "volume", "latency"}
+
+// serviceValue is a service as a JSON value, without a round trip
+// through text.
+func serviceValue(s Service) *patch.Object {
+	return patch.NewObject(serviceMembers, []patch.Value{s.ID, s.Name, string(s.Series), number(s.Volume), number(s.Latency)})
+}
+
+// value is the whole Wire as a JSON value.
+func (w Wire) value() *patch.Object {
+	items := make([]patch.Value, 0, w.len)
+	for _, s := range w.All() {
+		items = append(items, serviceValue(s))
+	}
+	return patch.NewObject([]string{"services"}, []patch.Value{patch.NewArray(items)})
+}
+
+// number writes a float as encoding/json does: the shortest text that
+// reads back the same, exponents only for the very large and small.
+func number(v float64) patch.Number {
+	f := byte('f')
+	if abs := max(v, -v); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		f = 'e'
+	}
+	b := strconv.AppendFloat(nil, v, f, -1, 64)
+	if f == 'e' { // 1e-07 → 1e-7
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b = append(b[:n-2], b[n-1])
 		}
-	}()
-	return p.ApplyWithOptions(doc, options)
-}
-
-func quoted(s string) *json.RawMessage {
-	b, _ := jsontext.AppendQuote(nil, s) // a Go string always quotes
-	m := json.RawMessage(b)
-	return &m
-}
-
-const copyLimit = "copies would add more than 256 KiB to the state"
-
-// patchError is a reason already worded for people.
-type patchError string
-
-func (e patchError) Error() string { return string(e) }
-
-// explain words the library's errors without the paths they quote, so
-// that the per-service and whole-state documents say the same.
-func explain(err error) string {
-	var worded patchError
-	var copySize *jsonpatch.AccumulatedCopySizeError
-	switch {
-	case errors.As(err, &worded):
-		return string(worded)
-	case errors.As(err, &copySize):
-		return copyLimit
-	case errors.Is(err, jsonpatch.ErrInvalidIndex):
-		return "no element at that index"
-	case errors.Is(err, jsonpatch.ErrMissing):
-		return "the path does not exist"
-	case errors.Is(err, jsonpatch.ErrExpectedObject):
-		return "the path does not lead into an object or array"
-	default:
-		return err.Error()
 	}
+	return patch.Number(b)
 }

@@ -1,9 +1,11 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 
-	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
+	"github.com/agent-analysis/agent-analysis/app/patch"
+	"github.com/agent-analysis/agent-analysis/app/protocol"
 )
 
 // maxEvidence bounds each text a Rejection keeps.
@@ -12,19 +14,32 @@ const maxEvidence = 160
 // Rejection is the bounded evidence of one refused update.
 type Rejection struct {
 	RunID  string
-	Event  events.EventType // STATE_SNAPSHOT or STATE_DELTA
-	Index  int              // the failing operation, from 0; -1 when no single operation is to blame
-	Ops    int              // operations in the patch
+	Event  protocol.Type // STATE_SNAPSHOT or STATE_DELTA
+	Index  int           // the failing operation, from 0; -1 when no single operation is to blame
+	Ops    int           // operations in the patch as sent
 	Op     string
 	Path   string
 	Reason string
+}
+
+// rejection reads the evidence of a refused update from the engine's step.
+func rejection(runID string, step protocol.Step, ops int) Rejection {
+	r := Rejection{RunID: runID, Event: step.Type, Index: -1, Ops: ops, Reason: Bound(step.Update.Refusal.Error())}
+	var pe *patch.Error
+	if errors.As(step.Update.Refusal, &pe) {
+		r.Index, r.Reason = pe.Index, Bound(pe.Reason)
+		if pe.Index >= 0 {
+			r.Op, r.Path = Bound(pe.Op), Bound(pe.Path)
+		}
+	}
+	return r
 }
 
 // Operation names the failing operation for people: "operation 2 of 2
 // (replace /services/7/latency)", or "the snapshot".
 func (r Rejection) Operation() string {
 	switch {
-	case r.Event == events.EventTypeStateSnapshot:
+	case r.Event == protocol.StateSnapshot:
 		return "the snapshot"
 	case r.Index < 0 && r.Ops == 0:
 		return "the patch"
@@ -36,7 +51,7 @@ func (r Rejection) Operation() string {
 }
 
 func (r Rejection) String() string {
-	return "rejected " + string(r.Event) + ": " + r.Operation() + ": " + r.Reason
+	return "refused " + string(r.Event) + ": " + r.Operation() + ": " + r.Reason
 }
 
 // Bound cuts a text to 160 bytes on a character boundary: every text a

@@ -10,7 +10,10 @@ import (
 
 // The Wire's rules, in one place: the browser and native builds run this
 // same code. Every failure is worded "services[i].field: reason".
-const maxText = 64 // characters in an id or a name
+const (
+	maxText     = 64    // characters in an id or a name
+	MaxServices = 10000 // services a state may hold: no agent can make the page do unbounded work
+)
 
 // Validate checks every rule of the Wire: each service's fields, then
 // unique ids.

@@ -1,23 +1,32 @@
 package core
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 
-	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/events"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/agent-analysis/agent-analysis/app/protocol"
 )
 
 // Update is the whole behaviour of the demo: given a Model and a fact, the
-// next Model and the effect to run. It does no I/O. "Rule N" below is rule
-// N of the run lifecycle in docs/agent-analysis.md.
+// next Model and the effect to run. It does no I/O. The AG-UI 1.0 engine
+// has judged each event before it arrives here (Received.Step); Update
+// decides what the demo does with the judgement. "Rule" names below are
+// the lifecycle rules of lifecycle.go, numbered in docs/agent-analysis.md.
 func Update(m Model, msg Msg) (Model, Cmd) {
 	switch msg := msg.(type) {
+	case ChoseScenario:
+		m.Scenario = msg.Name
+		return m, nil
 	case ClickedRun:
-		return startRun(m, msg.Scenario)
+		return startRun(m, m.Scenario)
 	case ClickedRecover:
 		if _, failed := m.Lifecycle.(Failed); !failed {
 			return m, nil
 		}
+		m.Scenario = "normal" // the next Run repeats the recovery, not the failure
 		return startRun(m, "normal")
 	case ClickedCancel:
 		return stopRun(m, ByUser)
@@ -34,163 +43,254 @@ func Update(m Model, msg Msg) (Model, Cmd) {
 			m.Selected = msg.ID
 		}
 		return m, nil
-	case ReceivedEvent:
-		if run, ok := activeRun(m, msg.Generation); ok {
-			m, cmd, verdict := receive(m, run, msg)
-			return recordFrame(m, msg, verdict), cmd
-		}
-		if msg.Generation == m.Generation && m.Generation > 0 {
-			// Queued behind the run's end: shown, never applied.
-			return recordFrame(m, msg, AfterTheEnd), nil
+	case Received:
+		switch {
+		case msg.Generation == m.Connection && m.Connection > 0:
+			return receive(m, msg)
+		case msg.Generation == m.Generation && m.Generation > 0:
+			return arrive(m, msg, AfterTheEnd), nil // queued behind the connection's end: shown, never applied
 		}
 	case StreamFailed:
-		if run, ok := activeRun(m, msg.Generation); ok {
-			return fail(m, run, msg.Kind, 4, msg.Reason)
+		if msg.Generation == m.Connection && m.Connection > 0 {
+			return streamFailed(m, msg)
 		}
 	case StreamClosed:
-		if run, ok := activeRun(m, msg.Generation); ok {
-			return fail(m, run, Transport, 6, "the stream ended before RUN_FINISHED")
+		if msg.Generation == m.Connection && m.Connection > 0 {
+			m.Connection = 0
+			if _, active := ActiveRun(m.Lifecycle); active {
+				why := "the stream ended before the run's terminal event"
+				if msg.Truncated != "" {
+					why = msg.Truncated
+				}
+				return fail(m, Transport, RuleRunEnding, protocol.Rule{}, why)
+			}
+			return m, nil
 		}
 	}
-	// Anything else, including every Msg of an inactive connection.
+	// Anything else, including every Msg of a connection no longer open.
 	return m, nil
 }
 
-// startRun (rules 1 and 5): a fresh run replaces any open one; the last
-// valid data, filter and selection stay; per-run counters reset.
+// startRun (rules 1 and 5): a fresh run replaces any open connection; the
+// last valid data, filter and selection stay; per-run counters reset.
 func startRun(m Model, scenario string) (Model, Cmd) {
 	var cmds Sequence
-	if old, ok := ActiveRun(m.Lifecycle); ok {
-		cmds = append(cmds, AbortStream{old.Generation})
-		m = logf(m, old.RunID, Warning, "replaced by a new run")
+	if m.Connection > 0 {
+		cmds = append(cmds, AbortStream{m.Connection})
+		if old, active := ActiveRun(m.Lifecycle); active {
+			m = logf(m, old.RunID, Warning, "replaced by a new run")
+		}
 	}
 	m.Generation++
-	run := Run{
+	m.Run = Run{
 		Generation: m.Generation,
 		ThreadID:   m.Thread,
 		RunID:      "run-" + strconv.Itoa(int(m.Generation)),
 		Scenario:   scenario,
 	}
-	m.Lifecycle = Connecting{run}
+	m.Connection = m.Generation
+	m.Lifecycle = Connecting{m.Run}
 	m.Baseline = nil
 	m.Accepted = 0
-	m.Frames = nil
-	m = logf(m, run.RunID, Info, "requested the %s scenario", scenario)
-	return m, append(cmds, StartStream{run})
+	m.Arrivals = nil
+	m = logf(m, m.Run.RunID, Info, "requested the %s scenario", scenario)
+	return m, append(cmds, StartStream{m.Run})
 }
 
-// stopRun (rule 7, and leaving the demo): only an open run can be
-// cancelled, and nothing replaces it.
+// stopRun (rule 7, and leaving the demo): only an active run can be
+// cancelled, and nothing replaces it. Leaving also closes a connection
+// still open after its run ended.
 func stopRun(m Model, cause CancelCause) (Model, Cmd) {
-	run, ok := ActiveRun(m.Lifecycle)
-	if !ok {
+	run, active := ActiveRun(m.Lifecycle)
+	if !active {
+		if cause == RouteExit && m.Connection > 0 {
+			return closeConnection(m)
+		}
 		return m, nil
 	}
 	m.Lifecycle = Cancelled{RunID: run.RunID, Cause: cause}
 	m = logf(m, run.RunID, Warning, "%s; the request was aborted", cause)
-	return m, AbortStream{run.Generation}
+	return closeConnection(m)
 }
 
-// activeRun returns the open run if g is its generation.
-func activeRun(m Model, g Generation) (Run, bool) {
-	run, ok := ActiveRun(m.Lifecycle)
-	return run, ok && run.Generation == g
+// closeConnection aborts the open connection: nothing queued on it will
+// be applied.
+func closeConnection(m Model) (Model, Cmd) {
+	g := m.Connection
+	m.Connection = 0
+	return m, AbortStream{g}
 }
 
-// receive applies one event of the active run (rules 2, 3, 4, 6 and 8).
-func receive(m Model, run Run, msg ReceivedEvent) (Model, Cmd, Verdict) {
-	switch ev := msg.Event.(type) {
-	case *events.RunStartedEvent:
-		if _, ok := m.Lifecycle.(Connecting); !ok {
-			return failed(fail(m, run, Protocol, 4, "RUN_STARTED arrived twice"))
+// receive acts on one judged event of the open connection (rules 2, 3, 4,
+// 6 and 8).
+func receive(m Model, msg Received) (Model, Cmd) {
+	step, runID := msg.Step, m.Run.RunID
+	for _, w := range step.Warnings {
+		m = logf(m, runID, Warning, "%s", Bound(w.Text))
+	}
+	if v := step.Violation; v != nil {
+		if step.Update.Kind == protocol.Refused { // the services refused the state (rule 4)
+			r := rejection(runID, step, countOps(msg.JSON))
+			m.Rejections = appendBounded(m.Rejections, r, MaxRejections)
+			m = arrive(m, msg, Refused)
+			return fail(m, Protocol, RuleBrokenStream, v.Rule, r.String())
 		}
-		if reason := mismatch(run, ev.ThreadID(), ev.RunID()); reason != "" {
-			return failed(fail(m, run, Protocol, 2, "RUN_STARTED "+reason))
+		m = arrive(m, msg, RunFailed)
+		return fail(m, Protocol, RuleBrokenStream, v.Rule, Bound(v.Reason))
+	}
+	if len(step.Events) == 0 {
+		return arrive(m, msg, Dropped), nil
+	}
+	verdict := Checked
+	for _, ev := range step.Events {
+		var v Verdict
+		switch ev.Type {
+		case protocol.RunStarted:
+			m, v = runStarted(m, step.Run)
+		case protocol.StateSnapshot, protocol.StateDelta:
+			m, v = stateChanged(m, step)
+		case protocol.RunFinished:
+			m, v = runFinished(m, step.Run)
+		case protocol.RunError:
+			m = arrive(m, msg, RunFailed)
+			return runError(m, step.Run)
+		default:
+			v = Checked // rule 8: checked by the engine, not shown
 		}
-		m.Lifecycle = AwaitingSnapshot{run}
-		return logf(m, run.RunID, Info, "started"), nil, Applied
+		if v == Applied {
+			verdict = Applied
+		}
+	}
+	return arrive(m, msg, verdict), nil
+}
 
-	case *events.StateSnapshotEvent:
-		if _, ok := m.Lifecycle.(Connecting); ok {
-			return failed(fail(m, run, Protocol, 4, "STATE_SNAPSHOT before RUN_STARTED"))
-		}
-		w, err := DecodeSnapshot(msg.JSON)
-		if err != nil {
-			return rejected(reject(m, run, Rejection{
-				RunID: run.RunID, Event: events.EventTypeStateSnapshot, Index: -1, Reason: Bound(err.Error()),
-			}))
-		}
-		m.Wire = &w
-		m.Accepted++
-		if _, first := m.Lifecycle.(AwaitingSnapshot); first {
-			m.Baseline = byID(w)
-			m.Lifecycle = Streaming{run}
-			m = logf(m, run.RunID, Info, "snapshot of %d services: the baseline", w.Len())
-		} else {
-			m = logf(m, run.RunID, Info, "snapshot of %d services", w.Len())
-		}
-		return reconcileSelection(m), nil, Applied
+// requested reports whether the engine's run is the one this page asked
+// for.
+func requested(r *protocol.Run) bool { return r != nil && r.Requested }
 
-	case *events.StateDeltaEvent:
-		if _, ok := m.Lifecycle.(Streaming); !ok {
-			return failed(fail(m, run, Protocol, 2, "STATE_DELTA before the run's first snapshot: no baseline to patch"))
-		}
-		ops, err := DecodeDelta(msg.JSON)
-		if err != nil {
-			return rejected(reject(m, run, Rejection{
-				RunID: run.RunID, Event: events.EventTypeStateDelta, Index: -1, Reason: Bound(err.Error()),
-			}))
-		}
-		next, rejection := ApplyPatch(*m.Wire, ops, run.RunID)
-		if rejection != nil {
-			return rejected(reject(m, run, *rejection))
-		}
-		m.Wire = &next
-		m.Accepted++
-		m = logf(m, run.RunID, Info, "delta applied: %s", describeOps(ops))
-		return reconcileSelection(m), nil, Applied
+// runStarted (rule 2): the requested run's RUN_STARTED awaits its state;
+// a replayed run before it only carries its state over.
+func runStarted(m Model, r *protocol.Run) (Model, Verdict) {
+	if !requested(r) {
+		return logf(m, m.Run.RunID, Info, "replayed run %q started: its events are checked, its state carried over", Bound(r.RunID)), Checked
+	}
+	if _, connecting := m.Lifecycle.(Connecting); connecting {
+		m.Lifecycle = AwaitingSnapshot{m.Run}
+	}
+	return logf(m, m.Run.RunID, Info, "started"), Applied
+}
 
-	case *events.RunFinishedEvent:
-		if _, ok := m.Lifecycle.(Connecting); ok {
-			return failed(fail(m, run, Protocol, 4, "RUN_FINISHED before RUN_STARTED"))
-		}
-		if reason := mismatch(run, ev.ThreadID(), ev.RunID()); reason != "" {
-			return failed(fail(m, run, Protocol, 6, "RUN_FINISHED "+reason))
-		}
-		m.Lifecycle = Completed{RunID: run.RunID}
-		return logf(m, run.RunID, Info, "completed"), AbortStream{run.Generation}, Applied
+// stateChanged (rules 2 and 3): the requested run's applied state is the
+// screen's data; the first one is the baseline.
+func stateChanged(m Model, step protocol.Step) (Model, Verdict) {
+	if !requested(step.Run) || step.Update.Kind != protocol.Applied {
+		return m, Checked
+	}
+	w := step.Update.State.(Services).Wire
+	m.Wire = &w
+	m.Accepted++
+	what := fmt.Sprintf("snapshot of %d services", w.Len())
+	if step.Type == protocol.StateDelta {
+		what = "delta applied"
+	}
+	if _, first := m.Lifecycle.(AwaitingSnapshot); first {
+		m.Baseline = byID(w)
+		m.Lifecycle = Streaming{m.Run}
+		what += ": the baseline"
+	}
+	return reconcileSelection(logf(m, m.Run.RunID, Info, "%s", what)), Applied
+}
 
-	case *events.RunErrorEvent:
-		return failed(fail(m, run, Protocol, 8, "RUN_ERROR: "+Bound(ev.Message)))
-
+// runFinished (rule 6): the requested run ends by its outcome. The
+// connection stays open to its end: a late RUN_ERROR may still come.
+func runFinished(m Model, r *protocol.Run) (Model, Verdict) {
+	if !requested(r) {
+		return logf(m, m.Run.RunID, Info, "replayed run %q finished", Bound(r.RunID)), Checked
+	}
+	switch r.Outcome.Kind {
+	case protocol.OutcomeCancelled:
+		m.Lifecycle = Cancelled{RunID: m.Run.RunID, Cause: ByAgent}
+		m = logf(m, m.Run.RunID, Warning, "cancelled by the agent: partial work, not a success")
+	case protocol.OutcomeInterrupt:
+		m.Lifecycle = Interrupted{RunID: m.Run.RunID, Interrupts: r.Outcome.Interrupts}
+		m = logf(m, m.Run.RunID, Warning, "interrupted: the agent waits for input, which this demo does not send")
 	default:
-		return logf(m, run.RunID, Info, "ignored %s: outside the supported subset (lifecycle rule 8)", Bound(string(ev.Type()))), nil, Ignored
+		m.Lifecycle = Completed{RunID: m.Run.RunID}
+		m = logf(m, m.Run.RunID, Info, "completed")
 	}
+	return m, Applied
 }
 
-func failed(m Model, cmd Cmd) (Model, Cmd, Verdict)   { return m, cmd, RunFailed }
-func rejected(m Model, cmd Cmd) (Model, Cmd, Verdict) { return m, cmd, Rejected }
-
-// fail (rule 4): the run ends; the last valid data, filter and selection
-// stay; its connection is aborted so nothing queued can follow.
-func fail(m Model, run Run, kind FailureKind, rule int, reason string) (Model, Cmd) {
-	m.Lifecycle = Failed{RunID: run.RunID, Kind: kind, Rule: rule, Reason: reason}
-	m = logf(m, run.RunID, Problem, "failed (%s): %s", kind, reason)
-	return m, AbortStream{run.Generation}
-}
-
-// reject records the evidence, then fails the run. The Wire is untouched.
-func reject(m Model, run Run, r Rejection) (Model, Cmd) {
-	m.Rejections = appendBounded(m.Rejections, r, MaxRejections)
-	return fail(m, run, Protocol, 3, r.String())
-}
-
-func mismatch(run Run, threadID, runID string) string {
-	if threadID != run.ThreadID || runID != run.RunID {
-		return fmt.Sprintf("names thread %q run %q; this is thread %q run %q",
-			Bound(threadID), Bound(runID), run.ThreadID, run.RunID)
+// runError (rules 6 and 8): the agent's own report that its run failed —
+// never shown as a protocol violation. A replayed run's failure is
+// history; one before any run began is the requested run's.
+func runError(m Model, r *protocol.Run) (Model, Cmd) {
+	if r != nil && r.RunID != "" && !r.Requested {
+		return logf(m, m.Run.RunID, Warning, "replayed run %q failed: %s", Bound(r.RunID), Bound(r.Error.Message)), nil
 	}
-	return ""
+	rule, reason := RuleOtherFamilies, "RUN_ERROR: "+Bound(r.Error.Message)
+	if r.Error.Late {
+		rule, reason = RuleRunEnding, "RUN_ERROR after the run finished: "+Bound(r.Error.Message)
+	}
+	if r.Error.Code != "" {
+		reason += " (" + Bound(r.Error.Code) + ")"
+	}
+	return fail(m, AgentReported, rule, protocol.Rule{}, reason)
+}
+
+// streamFailed: the connection could not go on. An active run fails; a
+// run that already ended keeps its ending.
+func streamFailed(m Model, msg StreamFailed) (Model, Cmd) {
+	if _, active := ActiveRun(m.Lifecycle); !active {
+		return closeConnection(m)
+	}
+	rule := RuleRunEnding
+	if msg.Kind == Protocol {
+		rule = RuleBrokenStream
+	}
+	return fail(m, msg.Kind, rule, msg.Broke, Bound(msg.Reason))
+}
+
+// fail (rule 4, 6 or 8): the run ends; the last valid data, filter and
+// selection stay; its connection is aborted so nothing queued can follow.
+func fail(m Model, kind FailureKind, rule Rule, broke protocol.Rule, reason string) (Model, Cmd) {
+	m.Lifecycle = Failed{RunID: m.Run.RunID, Kind: kind, Rule: rule, Broke: broke, Reason: reason}
+	m = logf(m, m.Run.RunID, Problem, "failed (%s): %s", kind, reason)
+	if m.Connection == 0 {
+		return m, nil
+	}
+	return closeConnection(m)
+}
+
+// countOps is how many operations a STATE_DELTA carried as sent, for the
+// rejection's "operation 2 of 2".
+func countOps(event []byte) int {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(event))
+	if _, err := dec.ReadToken(); err != nil {
+		return 0
+	}
+	for dec.PeekKind() == '"' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return 0
+		}
+		if name.String() != "delta" {
+			dec.SkipValue()
+			continue
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return 0
+		}
+		n := 0
+		for dec.PeekKind() != ']' && dec.PeekKind() != 0 {
+			if dec.SkipValue() != nil {
+				return 0
+			}
+			n++
+		}
+		return n
+	}
+	return 0
 }
 
 // reconcileSelection keeps the selection by id while it stays visible.
@@ -207,13 +307,6 @@ func byID(w Wire) map[string]Service {
 		out[s.ID] = s
 	}
 	return out
-}
-
-func describeOps(ops []Operation) string {
-	if len(ops) == 1 {
-		return ops[0].Op + " " + Bound(ops[0].Path)
-	}
-	return fmt.Sprintf("%d operations", len(ops))
 }
 
 func logf(m Model, runID string, level Level, format string, args ...any) Model {

@@ -67,25 +67,6 @@ func TestDecodeWire(t *testing.T) {
 	}
 }
 
-func TestDecodeSnapshotReadsTheEventExactly(t *testing.T) {
-	state := `{"services":[{"id":"x","name":"X","series":"Core","volume":1,"latency":1}]}`
-	if w, err := DecodeSnapshot([]byte(`{"type":"STATE_SNAPSHOT","timestamp":1,"snapshot":` + state + `}`)); err != nil || w.Len() != 1 {
-		t.Fatalf("%+v %v", w, err)
-	}
-	for event, reason := range map[string]string{
-		`{"type":"STATE_SNAPSHOT"}`:                                                   `no "snapshot" member`,
-		`{"type":"STATE_SNAPSHOT","Snapshot":` + state + `}`:                          `no "snapshot" member`,
-		`{"type":"STATE_SNAPSHOT","snapshot":{},"snapshot":` + state + `}`:            "services: is required",
-		`{"type":"STATE_SNAPSHOT","snapshot":` + state + `,"snapshot":` + state + `}`: `two "snapshot" members`,
-		`{"type":"STATE_SNAPSHOT","snapshot":` + state + `}x`:                         "data after",
-	} {
-		if _, err := DecodeSnapshot([]byte(event)); err == nil || !strings.Contains(err.Error(), reason) {
-			t.Errorf("%s: %v, want %q", event, err, reason)
-		}
-	}
-}
-
-// Values built in code can be NaN or infinite, which JSON input cannot.
 func TestValidateRejectsNonFinite(t *testing.T) {
 	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		services := initialWire().Services()

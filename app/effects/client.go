@@ -1,26 +1,23 @@
 // Package effects is the edge of the client: it performs the Cmds the
 // core's Update returns. It posts a run's RunAgentInput, reads the SSE
-// stream, decodes AG-UI events with the SDK, and feeds each back as a Msg
-// tagged with the run's generation.
+// stream, has the AG-UI 1.0 consumer engine judge each event, and feeds
+// the judgement back as a Msg tagged with the run's generation.
 package effects
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"time"
 
-	"github.com/ag-ui-protocol/ag-ui/sdks/community/go/pkg/core/types"
-
 	"github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/app/sse"
 )
-
-// MaxEventBytes bounds one SSE event's data.
-const MaxEventBytes = 1 << 20
 
 // Client talks to an AG-UI endpoint. In the browser it posts with fetch
 // and reads the body's ReadableStream as the server flushes; elsewhere it
@@ -29,50 +26,59 @@ type Client struct {
 	Endpoint string // absolute URL of POST /api/agent-analysis
 }
 
-// Stream posts the run's RunAgentInput, then sends one ReceivedEvent per
-// event and finally one StreamClosed or StreamFailed. Once ctx is
-// cancelled it closes the response body, which aborts the request (the
-// server sees the client go), and reads no further. A Msg already on its
-// way may still be delivered after the cancel: Update ignores it, the
-// run's generation being no longer active.
+// Stream posts the run's RunAgentInput, then sends one Received per event
+// and finally one StreamClosed or StreamFailed. It stops reading at the
+// first event the engine rejects: nothing later of the stream can count.
+// Once ctx is cancelled it closes the response body, which aborts the
+// request (the server sees the client go), and reads no further. A Msg
+// already on its way may still be delivered after the cancel: Update
+// ignores it, the run's connection being no longer open.
 func (c Client) Stream(ctx context.Context, run core.Run, send func(core.Msg)) {
-	fail := func(f *failure) {
+	fail := func(kind core.FailureKind, broke protocol.Rule, format string, args ...any) {
 		if ctx.Err() == nil {
-			send(core.StreamFailed{Generation: run.Generation, Kind: f.kind, Reason: f.reason})
+			send(core.StreamFailed{Generation: run.Generation, Kind: kind, Broke: broke, Reason: core.Bound(fmt.Sprintf(format, args...))})
 		}
 	}
+	in, err := Input(run)
+	if err != nil {
+		fail(core.Transport, protocol.Rule{}, "%v", err)
+		return
+	}
+	consumer, err := protocol.NewConsumer(in, protocol.Options{State: core.NewServices(), Refusals: protocol.Fail})
+	if err != nil {
+		fail(core.Transport, protocol.Rule{}, "%v", err)
+		return
+	}
 	start := time.Now()
-	body, f := c.open(ctx, run)
+	body, f := c.open(ctx, in)
 	if f != nil {
-		fail(f)
+		fail(core.Transport, protocol.Rule{}, "%s", f)
 		return
 	}
 	defer body.Close()
 	stop := context.AfterFunc(ctx, func() { body.Close() })
 	defer stop()
-
-	events := sse.NewReader(body, MaxEventBytes)
+	events := sse.NewReader(body, protocol.MaxEventBytes)
 	for {
 		data, err := events.Next()
 		switch {
 		case ctx.Err() != nil:
 			return
 		case errors.Is(err, io.EOF):
-			send(core.StreamClosed{Generation: run.Generation})
+			send(core.StreamClosed{Generation: run.Generation, Truncated: consumer.End()})
 			return
 		case errors.Is(err, sse.ErrEventTooLarge):
-			fail(protocolFailure("an event is larger than 1 MiB"))
+			fail(core.Protocol, protocol.Limit, "an event is larger than %d MiB", protocol.MaxEventBytes>>20)
 			return
 		case err != nil:
-			fail(transportFailure("the stream broke: %v", err))
+			fail(core.Transport, protocol.Rule{}, "the stream broke: %v", err)
 			return
 		}
-		ev, err := DecodeEvent(data)
-		if err != nil {
-			fail(err.(*failure)) // the run fails: read no further
-			return
+		step := consumer.Feed(data)
+		send(core.Received{Generation: run.Generation, At: time.Since(start), JSON: append([]byte(nil), data...), Step: step})
+		if step.Violation != nil {
+			return // the engine accepts nothing more of this stream
 		}
-		send(core.ReceivedEvent{Generation: run.Generation, Event: ev, JSON: append([]byte(nil), data...), At: time.Since(start)})
 	}
 }
 
@@ -84,14 +90,14 @@ type response struct {
 }
 
 // open posts the run's input and checks the answer is an event stream.
-func (c Client) open(ctx context.Context, run core.Run) (io.ReadCloser, *failure) {
-	payload, err := json.Marshal(RunInput(run))
+func (c Client) open(ctx context.Context, in protocol.Input) (io.ReadCloser, error) {
+	payload, _, err := in.Request("")
 	if err != nil {
-		return nil, transportFailure("%v", err)
+		return nil, err
 	}
 	resp, err := c.post(ctx, payload)
 	if err != nil {
-		return nil, transportFailure("the request failed: %v", err)
+		return nil, fmt.Errorf("the request failed: %v", err)
 	}
 	if resp.status != http.StatusOK {
 		defer resp.body.Close()
@@ -101,21 +107,27 @@ func (c Client) open(ctx context.Context, run core.Run) (io.ReadCloser, *failure
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.contentType); mt != "text/event-stream" {
 		resp.body.Close()
-		return nil, transportFailure("the response is %q, not an event stream", resp.contentType)
+		return nil, fmt.Errorf("the response is %q, not an event stream", resp.contentType)
 	}
 	return resp.body, nil
 }
 
-// RunInput is the AG-UI RunAgentInput of a run: no tools, messages or
-// context, an empty state, and the scenario in forwardedProps.
-func RunInput(run core.Run) types.RunAgentInput {
-	return types.RunAgentInput{
-		ThreadID:       run.ThreadID,
-		RunID:          run.RunID,
-		State:          map[string]any{},
-		Messages:       []types.Message{},
-		Tools:          []types.Tool{},
-		Context:        []types.Context{},
-		ForwardedProps: map[string]any{"scenario": run.Scenario},
+// Input is the AG-UI RunAgentInput of a run: no messages, tools or
+// context, the empty services state, and the scenario in forwardedProps.
+// The engine adds protocolVersion when it sends it.
+func Input(run core.Run) (protocol.Input, error) {
+	data, err := json.Marshal(struct {
+		ThreadID       string            `json:"threadId"`
+		RunID          string            `json:"runId"`
+		State          core.Wire         `json:"state"`
+		Messages       []struct{}        `json:"messages"`
+		Tools          []struct{}        `json:"tools"`
+		Context        []struct{}        `json:"context"`
+		ForwardedProps map[string]string `json:"forwardedProps"`
+	}{run.ThreadID, run.RunID, core.NewWire(nil), []struct{}{}, []struct{}{}, []struct{}{}, map[string]string{"scenario": run.Scenario}})
+	if err != nil {
+		return protocol.Input{}, err
 	}
+	in, _, err := protocol.ReadInput(data)
+	return in, err
 }

@@ -14,8 +14,8 @@ import (
 // serve installs a fetch that answers from h and returns a URL for it.
 // Under Node there is no network for Go to listen on, so this fake stands
 // in for the server while the stream's fetch code runs for real: a
-// ReadableStream body fed as the handler flushes, 7 bytes a chunk to split
-// frames and characters, and an AbortSignal that ends the handler's
+// ReadableStream body fed as the handler flushes, 7 bytes a chunk (for
+// the first 3.5 KiB of each write) to split frames and characters, and an AbortSignal that ends the handler's
 // request context as a disconnect would.
 func serve(t *testing.T, h http.Handler) string {
 	global := js.Global()
@@ -119,8 +119,11 @@ func (w *fetchWriter) Write(p []byte) (int, error) {
 		return 0, context.Canceled
 	}
 	written := len(p)
-	for len(p) > 0 {
+	for i := 0; len(p) > 0; i++ {
 		n := min(7, len(p))
+		if i >= 512 {
+			n = min(32<<10, len(p)) // a megabyte 7 bytes at a time takes minutes under Node
+		}
 		chunk := js.Global().Get("Uint8Array").New(n)
 		js.CopyBytesToJS(chunk, p[:n])
 		w.controller.Call("enqueue", chunk)
