@@ -354,7 +354,8 @@ func (c *Consumer) End() string {
 		return "the stream ended before any run"
 	case c.runs[len(c.runs)-1].Phase == Active:
 		return fmt.Sprintf("the stream ended while run %q was active, with no terminal event", bound(c.runs[len(c.runs)-1].RunID))
-	case c.input.RunID != "" && !c.requestedSeen():
+	case c.input.RunID != "" && !c.requestedSeen() && c.runs[len(c.runs)-1].RunID != "":
+		// (A run that failed before it began, RUN_ERROR first, ended.)
 		return fmt.Sprintf("the stream ended without the requested run %q", bound(c.input.RunID))
 	}
 	return ""

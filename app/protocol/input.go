@@ -23,20 +23,20 @@ type Input struct {
 func ReadInput(data []byte) (Input, []Warning, error) {
 	v, err := patch.Decode(data)
 	if err != nil {
-		return Input{}, nil, fmt.Errorf("the run input is %v", err)
+		return Input{}, nil, &InputError{Reason: "the run input is " + err.Error()}
 	}
 	if _, ok := v.(*patch.Object); !ok {
-		return Input{}, nil, fmt.Errorf("the run input must be a JSON object")
+		return Input{}, nil, &InputError{Reason: "the run input must be a JSON object"}
 	}
 	v = upgradeBinaryParts(v)
 	data = patch.Encode(v)
 	members, _ := readTop(data)
 	var c checker
 	if gone, err := c.object(members, runAgentInput, ""); err != nil || gone != "" {
-		if err == nil {
-			err = fmt.Errorf("the run input is unrecognised: %s", gone)
+		if m, ok := err.(*malformed); ok {
+			return Input{}, nil, &InputError{Field: strings.TrimPrefix(m.path, "/"), Reason: m.reason}
 		}
-		return Input{}, nil, inputError(err)
+		return Input{}, nil, &InputError{Reason: "the run input is unrecognised: " + gone}
 	}
 	var warnings []Warning
 	for _, r := range c.removals {
@@ -51,12 +51,19 @@ func ReadInput(data []byte) (Input, []Warning, error) {
 	return in, warnings, nil
 }
 
-// inputError words a malformed input: "messages: is required".
-func inputError(err error) error {
-	if m, ok := err.(*malformed); ok {
-		return fmt.Errorf("%s: %s", strings.TrimPrefix(m.path, "/"), m.reason)
+// InputError is a run input that cannot be sent or served: the member at
+// fault (a JSON Pointer without its leading slash, "" for the whole input)
+// and why.
+type InputError struct {
+	Field  string
+	Reason string
+}
+
+func (e *InputError) Error() string {
+	if e.Field == "" {
+		return e.Reason
 	}
-	return err
+	return e.Field + ": " + e.Reason
 }
 
 func (in Input) get(name string) patch.Value {

@@ -32,6 +32,9 @@ func ParseVersion(s string) (v Version, ok bool) {
 	return v, true
 }
 
+// Major is the version's line: 1 for 1.0 and 1.10.
+func (v Version) Major() int { return v.parts[0] }
+
 // Before reports whether v is older than w.
 func (v Version) Before(w Version) bool {
 	for i := range v.parts {
