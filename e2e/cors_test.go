@@ -17,7 +17,7 @@ async function stream(url) {
 		const res = await fetch(url + "/api/agent-analysis", {
 			method: "POST",
 			headers: {"Content-Type": "application/json", "Accept": "text/event-stream"},
-			body: JSON.stringify({threadId: "foreign", runId: "r1", forwardedProps: {scenario: "normal"}}),
+			body: JSON.stringify({threadId: "foreign", runId: "r1", messages: [], forwardedProps: {scenario: "normal"}}),
 		});
 		const text = await res.text();
 		return {status: res.status, events: (text.match(/^data: /gm) || []).length, error: ""};

@@ -112,11 +112,11 @@ func TestKeyboard(t *testing.T) {
 		p.tab("summary:Activity (last 12)")
 		p.press(kb.Enter)
 		p.until("Activity to open", `document.querySelector('details.activity').open`)
-		p.tab("summary:Wire (this run's frames, last 50)")
+		p.tab("summary:Wire (this run's events, last 50)")
 
 		// A failing run, then Recover: Recover disables itself and hands
 		// focus to Run, and the select says normal again.
-		p.expectFocus("summary:Wire (this run's frames, last 50)")
+		p.expectFocus("summary:Wire (this run's events, last 50)")
 		p.backTab("summary:Activity (last 12)", "row:api", "button:Platform", "button:Core", "button:All", "#run", "#scenario")
 		p.press(kb.ArrowDown)
 		p.until("ArrowDown to choose invalid", `document.getElementById('scenario').value === 'invalid'`)

@@ -32,8 +32,7 @@ func loadWasm(webDir string, log *slog.Logger) *wasmBuild {
 	if err != nil {
 		return &wasmBuild{version: "no-wasm"}
 	}
-	sum := sha256.Sum256(raw)
-	b := &wasmBuild{version: hex.EncodeToString(sum[:8]), identity: raw}
+	b := &wasmBuild{version: shortHash(string(raw)), identity: raw}
 
 	var gz bytes.Buffer
 	w, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression) // 0.4 s for 8 MB; level 9 saves 0.6 %
@@ -120,4 +119,10 @@ func handleStatic(webDir string) http.Handler {
 		w.Header().Set("Cache-Control", "no-cache")
 		files.ServeHTTP(w, r)
 	})
+}
+
+// shortHash names a content's version: 16 hex digits of its SHA-256.
+func shortHash(content string) string {
+	sum := sha256.Sum256([]byte(content))
+	return hex.EncodeToString(sum[:8])
 }

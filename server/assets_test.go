@@ -3,16 +3,21 @@ package server_test
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/app/catalogue"
+	"github.com/agent-analysis/agent-analysis/app/ui"
+	"github.com/agent-analysis/agent-analysis/fixtures"
 	"github.com/agent-analysis/agent-analysis/server"
 )
 
@@ -115,5 +120,27 @@ func TestStaticFiles(t *testing.T) {
 	}
 	if rec := get(h, "/web/../go.mod"); rec.Code == 200 {
 		t.Error("escaped the web folder")
+	}
+}
+
+// The page learns its scenarios from app.js (the wasm carries no
+// scripts), and app.js's version follows them with the wasm's.
+func TestAppJSCarriesTheScenarios(t *testing.T) {
+	h := server.New(server.Config{WebDir: webDir(t, "\x00asm", "", 0)})
+	rec := get(h, "/app.js")
+	env := regexp.MustCompile(`const goappEnv = (\{.*\});`).FindStringSubmatch(rec.Body.String())
+	if env == nil {
+		t.Fatal("app.js has no environment")
+	}
+	var vars map[string]string
+	if err := json.Unmarshal([]byte(env[1]), &vars); err != nil {
+		t.Fatal(err)
+	}
+	offered, err := catalogue.Decode(vars[ui.ScenariosEnv])
+	if err != nil || !reflect.DeepEqual(offered, fixtures.Catalogue()) {
+		t.Fatalf("app.js offers %d scenarios (%v)", len(offered), err)
+	}
+	if etag := rec.Header().Get("ETag"); !strings.Contains(etag, strings.TrimSuffix(strings.TrimPrefix(wasmURL(t, h), "/web/app."), ".wasm")+"-") {
+		t.Errorf("app.js ETag %s does not follow the wasm", etag)
 	}
 }

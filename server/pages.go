@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/agent-analysis/agent-analysis/app/catalogue"
 	"github.com/agent-analysis/agent-analysis/app/ui"
 )
 
@@ -22,8 +23,9 @@ self.addEventListener("activate", (event) => {
 
 // handlePages serves the prerendered go-app pages and go-app's own scripts.
 // Without a built app.wasm the pages say how to build it instead.
-func handlePages(wasm *wasmBuild) http.Handler {
-	ui.Register()
+func handlePages(wasm *wasmBuild, scenarios catalogue.Catalogue) http.Handler {
+	ui.Register(scenarios)
+	offered := scenarios.Encode()
 	pages := &app.Handler{
 		Name:                    "Agent Analysis",
 		ShortName:               "Agent Analysis",
@@ -34,7 +36,9 @@ func handlePages(wasm *wasmBuild) http.Handler {
 		Styles:                  []string{"/web/agent-analysis.css"},
 		LoadingLabel:            "Loading the live client… {progress}%",
 		Resources:               resolver{wasm: wasm.url()},
-		Version:                 wasm.version, // go-app's ETag for pages and scripts
+		// go-app's ETag for pages and scripts: app.js carries the catalogue.
+		Version:                 wasm.version + "-" + shortHash(offered),
+		Env:                     map[string]string{ui.ScenariosEnv: offered},
 		WasmContentLengthHeader: "X-Wasm-Content-Length",
 		ServiceWorkerTemplate:   appWorker,
 	}

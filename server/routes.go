@@ -2,6 +2,8 @@ package server
 
 import (
 	"net/http"
+
+	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
 // addRoutes is the server's whole surface, in one place.
@@ -17,7 +19,7 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 	mux.Handle("GET /web/app.wasm", progress(wasm))
 	mux.Handle("GET "+wasm.url(), progress(wasm))
 	mux.Handle("GET /web/", progress(handleStatic(cfg.WebDir)))
-	mux.Handle("/", progress(handlePages(wasm)))
+	mux.Handle("/", progress(handlePages(wasm, fixtures.Catalogue())))
 }
 
 func handleHealthz() http.Handler {

@@ -5,8 +5,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/agent-analysis/agent-analysis/app/catalogue"
 	"github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
 // Ids that focus handling reaches for.
@@ -17,25 +17,29 @@ const (
 
 // controls: scenario, run commands, series filter, status. go-app keeps an
 // element's first handler when a new one comes from the same code, so
-// handlers here capture nothing that changes: onRun reads the scenario
-// when clicked.
-func controls(m core.Model, ready bool, scenario string, onScenario, onRun, onCancel, onRecover app.EventHandler, send func(core.Msg)) app.UI {
+// handlers here capture nothing that changes.
+func controls(m core.Model, scenarios catalogue.Catalogue, ready bool, send func(core.Msg)) app.UI {
 	_, active := core.ActiveRun(m.Lifecycle)
 	_, failed := m.Lifecycle.(core.Failed)
 	return app.Div().Class("controls").Body(
 		app.Div().Class("group", "scenario-pick").Body(
 			app.Label().For("scenario").Text("Scenario"),
-			app.Select().ID("scenario").Aria("describedby", "scenario-says").OnChange(onScenario).Body(
-				scenarioGroup("Scenarios", fixtures.Scenario, scenario),
-				scenarioGroup("Faults", fixtures.Fault, scenario),
-			),
-			scenarioLine(scenario),
+			// The value follows the Model (go-app sets it as the property),
+			// so Recover shows normal without writing to the DOM itself.
+			app.Select().ID("scenario").Attr("value", m.Scenario).Aria("describedby", "scenario-says").
+				OnChange(func(ctx app.Context, e app.Event) { send(core.ChoseScenario{Name: ctx.JSSrc().Get("value").String()}) }).
+				Body(
+					app.Range(catalogue.Groups).Slice(func(i int) app.UI {
+						return scenarioGroup(catalogue.Groups[i], scenarios, m.Scenario)
+					}),
+				),
+			scenarioLine(scenarios, m.Scenario),
 		),
 		app.Div().Class("group").Body(
 			// Disabled until the client is ready, so that no click is lost.
-			button("Run", "primary", !ready, onRun).ID(runID),
-			button("Cancel", "", !active, onCancel),
-			button("Recover", "", !failed, onRecover),
+			button("Run", "primary", !ready, func(app.Context, app.Event) { send(core.ClickedRun{}) }).ID(runID),
+			button("Cancel", "", !active, func(app.Context, app.Event) { send(core.ClickedCancel{}) }),
+			button("Recover", "", !failed, func(app.Context, app.Event) { send(core.ClickedRecover{}) }),
 			app.If(!ready, func() app.UI { return app.Span().Class("loading").Text("Loading…") }),
 		),
 		app.Div().Class("group", "segmented").Role("group").Aria("label", "Series filter").Body(
@@ -49,32 +53,57 @@ func controls(m core.Model, ready bool, scenario string, onScenario, onRun, onCa
 		),
 		app.Div().Class("group", "run-state").Body(
 			// Focusable from code: where focus goes when nothing else can take it.
-			app.P().ID(statusID).TabIndex(-1).Class("status", statusClass(m.Lifecycle)).Role("status").Text(m.Lifecycle.Word()),
+			app.P().Class("status", statusClass(m.Lifecycle)).Body(
+				app.Span().ID(statusID).TabIndex(-1).Role("status").Text(m.Lifecycle.String()),
+				app.If(who(m.Lifecycle) != "", func() app.UI { return app.Span().Class("who").Text(" · " + who(m.Lifecycle)) }),
+			),
 			app.P().Class("accepted").Aria("live", "polite").Text(fmt.Sprintf("Accepted updates: %d", m.Accepted)),
-			app.P().Class("run-detail").Aria("live", "polite").Text(runDetail(m.Lifecycle)),
+			app.P().Class("run-detail").Aria("live", "polite").Text(runDetail(m)),
 		),
 	)
 }
 
-// scenarioGroup is one optgroup of the Scenario select.
-func scenarioGroup(label, group, chosen string) app.UI {
-	var options []app.UI
-	for _, s := range fixtures.Catalogue() {
-		if s.Group == group {
-			options = append(options, onlyIf(app.Option().Value(s.Scenario).Text(s.Scenario), s.Scenario == chosen, app.HTMLOption.Selected))
-		}
-	}
-	return app.Elem("optgroup").Attr("label", label).Body(options...)
+// groupLabels name the Scenario select's groups.
+var groupLabels = map[catalogue.Group]string{
+	catalogue.Scenario: "Scenarios",
+	catalogue.Fatal:    "Faults 1.0 rejects",
+	catalogue.Warn:     "Faults 1.0 warns about",
+	catalogue.Legal:    "Legal in 1.0",
+	catalogue.File:     "From the server's files",
 }
 
-// scenarioLine says what the chosen scenario sends and what a correct
-// client does with it.
-func scenarioLine(scenario string) app.UI {
-	s, _ := fixtures.Lookup(scenario)
-	return app.P().ID("scenario-says").Class("scenario-says").Body(
-		app.Text(s.Description+" "),
-		app.Strong().Text("A correct client: "),
-		app.Text(s.Expect),
+// scenarioGroup is one optgroup of the Scenario select; none when the
+// group is empty.
+func scenarioGroup(g catalogue.Group, scenarios catalogue.Catalogue, chosen string) app.UI {
+	entries := scenarios.In(g)
+	if len(entries) == 0 {
+		return nil
+	}
+	options := make([]app.UI, len(entries))
+	for i, e := range entries {
+		options[i] = onlyIf(app.Option().Value(e.Name).Text(e.Name), e.Name == chosen, app.HTMLOption.Selected)
+	}
+	return app.Elem("optgroup").Attr("label", groupLabels[g]).Body(options...)
+}
+
+// scenarioLine says what the chosen script sends, the AG-UI 1.0 rule it
+// exercises, what a conforming client must do, and what this one does.
+func scenarioLine(scenarios catalogue.Catalogue, name string) app.UI {
+	s, _ := scenarios.Lookup(name)
+	return app.Div().ID("scenario-says").Class("scenario-says").Body(
+		app.P().Text(s.Description),
+		app.If(s.Rule.Quote != "", func() app.UI {
+			return app.P().Class("rule-quote").Body(
+				app.Text("AG-UI 1.0 ("+s.Rule.Page+"): "),
+				app.Q().Text(s.Rule.Quote),
+			)
+		}),
+		app.If(s.Must != "", func() app.UI {
+			return app.P().Body(app.Strong().Text("A conforming client: "), app.Text(s.Must))
+		}),
+		app.If(s.Demo != "", func() app.UI {
+			return app.P().Body(app.Strong().Text("This demo: "), app.Text(s.Demo))
+		}),
 	)
 }
 
@@ -102,15 +131,44 @@ func statusClass(l core.Lifecycle) string {
 		return "done"
 	case core.Failed:
 		return "failed"
-	case core.Cancelled:
+	case core.Cancelled, core.Interrupted:
 		return "cancelled"
 	default:
 		return "idle"
 	}
 }
 
-// runDetail says which run the status is about, and why it stopped.
-func runDetail(l core.Lifecycle) string {
+// who says who ended a run, beside the status word.
+func who(l core.Lifecycle) string {
+	switch l := l.(type) {
+	case core.Failed:
+		return l.Kind.Who()
+	case core.Cancelled:
+		switch l.Cause {
+		case core.ByUser:
+			return "you"
+		case core.ByAgent:
+			return "the agent"
+		}
+		return "left the page"
+	case core.Interrupted:
+		return "the agent asks for input"
+	}
+	return ""
+}
+
+// runDetail says which run the status is about, why it stopped, and
+// whether its stream is still open: events after the end can still fail
+// it (events/lifecycle).
+func runDetail(m core.Model) string {
+	detail := runEnd(m.Lifecycle)
+	if _, active := core.ActiveRun(m.Lifecycle); !active && m.Connection != 0 {
+		detail += " · stream still open"
+	}
+	return detail
+}
+
+func runEnd(l core.Lifecycle) string {
 	if run, ok := core.ActiveRun(l); ok {
 		return run.RunID + " · " + run.Scenario
 	}
@@ -119,8 +177,10 @@ func runDetail(l core.Lifecycle) string {
 		return l.RunID + " · finished"
 	case core.Cancelled:
 		return l.RunID + " · " + l.Cause.String()
+	case core.Interrupted:
+		return l.RunID + " · interrupted"
 	case core.Failed:
-		return l.RunID + " · " + l.Kind.String() + " failure"
+		return l.RunID + " · " + l.Kind.String()
 	default:
 		return "no run yet"
 	}

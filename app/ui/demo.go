@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/agent-analysis/agent-analysis/app/catalogue"
 	"github.com/agent-analysis/agent-analysis/app/core"
 	"github.com/agent-analysis/agent-analysis/app/effects"
 )
@@ -21,9 +22,9 @@ const modelState = "agent-analysis/model"
 // fresh instance each navigation makes onto the mounted one.
 type Demo struct {
 	app.Compo
-	model    core.Model
-	scenario string
-	path     string
+	model     core.Model
+	scenarios catalogue.Catalogue // what the Scenario select offers
+	path      string
 	ctx      app.Context     // the OnMount context: Dispatch needs a mounted source
 	runner   *effects.Runner // performs Update's Cmds; nil until mounted in the browser
 	pageHide app.Func        // leaving the page ends the run, through Update
@@ -33,8 +34,10 @@ type Demo struct {
 	refocusing bool     // a focus check is due after this frame's render
 }
 
-func newDemo() app.Composer {
-	return &Demo{model: core.NewModel(""), scenario: "normal", path: LivePath}
+func newDemo(scenarios catalogue.Catalogue) func() app.Composer {
+	return func() app.Composer {
+		return &Demo{model: core.NewModel(""), scenarios: scenarios, path: LivePath}
+	}
 }
 
 // OnMount runs in the browser only. Nothing starts here: runs start from
@@ -120,33 +123,13 @@ func (d *Demo) deliver(msg core.Msg) {
 	d.ctx.Dispatch(func(app.Context) { d.send(msg) })
 }
 
-func (d *Demo) onScenario(ctx app.Context, e app.Event) {
-	d.scenario = ctx.JSSrc().Get("value").String()
-}
-
-func (d *Demo) onRun(ctx app.Context, e app.Event) {
-	d.send(core.ClickedRun{Scenario: d.scenario})
-}
-
-// onRecover starts the fresh normal run, and the select says so: the next
-// Run repeats the recovery, not the failure.
-func (d *Demo) onRecover(ctx app.Context, e app.Event) {
-	d.send(core.ClickedRecover{})
-	d.scenario = "normal"
-	app.Window().GetElementByID("scenario").Set("value", "normal")
-}
-
-func (d *Demo) onCancel(ctx app.Context, e app.Event) {
-	d.send(core.ClickedCancel{})
-}
-
 func (d *Demo) Render() app.UI {
 	m := d.model
 	ready := d.runner != nil
 	return frame(d.path,
 		app.Div().Class("demo").DataSet("ready", ready).DataSet("thread", m.Thread).Body(
 			intro(d.path),
-			controls(m, ready, d.scenario, d.onScenario, d.onRun, d.onCancel, d.onRecover, d.send),
+			controls(m, d.scenarios, ready, d.send),
 			app.Div().Class("layout").Body(
 				app.Section().Class("card", "chart-card").Aria("labelledby", "chart-title").Body(
 					app.H2().ID("chart-title").Text("p95 latency against volume"),

@@ -146,8 +146,8 @@ func TestBoxCrosses(t *testing.T) {
 // and each selection.
 func chartStates(t *testing.T) []core.Model {
 	var out []core.Model
-	for _, script := range fixtures.Catalogue() {
-		for _, m := range play(t, script.Scenario) {
+	for _, script := range fixtures.All() {
+		for _, m := range play(t, script.Name) {
 			for _, f := range core.Filters {
 				m, _ := core.Update(m, core.ClickedFilter{Filter: f})
 				out = append(out, m)
@@ -176,7 +176,7 @@ func TestLabelsAreClear(t *testing.T) {
 				t.Fatalf("width %v, %d marks: note %v", width, len(l.Marks), l.Note)
 			}
 			if problem := clash(l); problem != "" {
-				t.Fatalf("width %v, %s, filter %s, selected %q: %s", width, m.Lifecycle.Word(), m.Filter, m.Selected, problem)
+				t.Fatalf("width %v, %s, filter %s, selected %q: %s", width, m.Lifecycle, m.Filter, m.Selected, problem)
 			}
 		}
 	}

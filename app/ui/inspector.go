@@ -47,35 +47,78 @@ func compare(base, now float64, unit string, hasBase bool) string {
 	}
 }
 
-// alert explains why the run failed: a rejected update, or another cause.
+// alert explains why the run failed, and who ended it: the agent's own
+// report is never shown as a broken rule (events/lifecycle).
 func alert(m core.Model) app.UI {
 	f, failed := m.Lifecycle.(core.Failed)
 	if !failed {
-		return nil
+		return notice(m)
 	}
 	if r, ok := m.LastRejection(); ok {
 		return app.Div().Class("alert").Role("alert").Body(
-			app.H2().Text("Update rejected: no measurements changed"),
+			app.H2().Text("Update refused: no measurements changed"),
 			app.P().Body(
 				app.Text("The agent's "+string(r.Event)+" failed at "),
 				app.Strong().Text(r.Operation()),
 				app.Text(": "+r.Reason+"."),
 			),
 			app.P().Text(fmt.Sprintf("The whole update was refused, so the chart still shows the last valid data. Run %s stopped; Recover starts a fresh run.", r.RunID)),
-			ruleLine(f.Rule),
+			ruleLines(f),
 		)
 	}
+	heading, detail := "The stream broke AG-UI 1.0", "The chart keeps the last valid data. Recover starts a fresh run."
+	switch f.Kind {
+	case core.AgentReported:
+		heading = "The agent reported that its run failed"
+		detail = "This is the agent's own report, not a broken rule. The data it delivered stays; Recover starts a fresh run."
+	case core.Transport:
+		heading = "The connection failed"
+	}
 	return app.Div().Class("alert").Role("alert").Body(
-		app.H2().Text(fmt.Sprintf("Run failed (%s)", f.Kind)),
+		app.H2().Text(heading),
 		app.P().Text(f.Reason+"."),
-		app.P().Text("The chart keeps the last valid data. Recover starts a fresh run."),
-		ruleLine(f.Rule),
+		app.P().Text(detail),
+		ruleLines(f),
 	)
 }
 
-// ruleLine names the lifecycle rule that decided a failure.
-func ruleLine(rule int) app.UI {
-	return app.P().Class("rule").Text(fmt.Sprintf("Decided by lifecycle rule %d: %s.", rule, core.Rules[rule]))
+// notice tells how a run ended that neither failed nor succeeded.
+func notice(m core.Model) app.UI {
+	switch l := m.Lifecycle.(type) {
+	case core.Cancelled:
+		if l.Cause != core.ByAgent {
+			return nil
+		}
+		return app.Div().Class("notice").Body(
+			app.H2().Text("The agent cancelled the run"),
+			app.P().Text("It stopped on purpose before it completed: what it delivered stays, and it is not a success (events/lifecycle)."),
+		)
+	case core.Interrupted:
+		asks := "input"
+		if len(l.Interrupts) > 0 && l.Interrupts[0].Message != "" {
+			asks = l.Interrupts[0].Message
+		}
+		return app.Div().Class("notice").Body(
+			app.H2().Text("The agent is waiting for input"),
+			app.P().Body(app.Text("It asks: "), app.Q().Text(asks)),
+			app.P().Text("Resuming a run is not part of this demo: a resume is a new run whose input answers the interrupt (basic/patterns/interrupt-resume)."),
+		)
+	}
+	return nil
+}
+
+// ruleLines name the lifecycle rule that decided a failure and, for a
+// broken stream, the AG-UI 1.0 rule it broke.
+func ruleLines(f core.Failed) app.UI {
+	return app.Div().Class("rule").Body(
+		app.If(f.Broke.ID != "", func() app.UI {
+			return app.P().Body(
+				app.Text("Broke AG-UI 1.0 ("+f.Broke.Page+"): "),
+				app.Q().Text(f.Broke.Quote),
+			)
+		}),
+		app.P().Text(fmt.Sprintf("Decided by lifecycle rule %d: %s.", f.Rule, f.Rule)),
+	)
 }
 
 // activity is the bounded log, newest first.

@@ -4,28 +4,16 @@ import (
 	"testing"
 
 	"github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/effects"
-	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/app/core/coretest"
 )
 
-// play runs a scenario through Update and returns the model after Run and
-// after each of its events, in order, up to an event that does not decode
-// (the client reads no further).
-func play(t *testing.T, scenario string) []core.Model {
+// play runs a script through Update as the runtime would and returns the
+// model after Run and after each event delivered, in order.
+func play(t *testing.T, name string) []core.Model {
 	t.Helper()
-	script, ok := fixtures.Lookup(scenario)
-	if !ok {
-		t.Fatalf("no scenario %q", scenario)
+	models, err := coretest.Play(core.NewModel("thread-1"), name)
+	if err != nil {
+		t.Fatal(err)
 	}
-	m, _ := core.Update(core.NewModel("thread-1"), core.ClickedRun{Scenario: scenario})
-	out := []core.Model{m}
-	for _, step := range script.ForRun("thread-1", "run-1") {
-		ev, err := effects.DecodeEvent(step.Event)
-		if err != nil {
-			break
-		}
-		m, _ = core.Update(m, core.ReceivedEvent{Generation: 1, Event: ev, JSON: step.Event})
-		out = append(out, m)
-	}
-	return out
+	return models
 }

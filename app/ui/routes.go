@@ -6,18 +6,24 @@ import (
 	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/agent-analysis/agent-analysis/app/catalogue"
 )
 
 var registerOnce sync.Once
 
-// Register declares the routes. The wasm entry point and the server both
-// call it: go-app prerenders only routes it knows. The two demo routes make
-// components of one type, so moving between them keeps the mounted one,
-// with its stream.
-func Register() {
+// Register declares the routes, with the scenarios the demo offers. The
+// wasm entry point and the server both call it: go-app prerenders only
+// routes it knows. The two demo routes make components of one type, so
+// moving between them keeps the mounted one, with its stream.
+func Register(scenarios catalogue.Catalogue) {
 	registerOnce.Do(func() {
-		app.Route(LivePath, newDemo)
-		app.Route(RetainedPath, newDemo)
+		app.Route(LivePath, newDemo(scenarios))
+		app.Route(RetainedPath, newDemo(scenarios))
 		app.Route(ChartsPath, func() app.Composer { return &Charts{} })
 	})
 }
+
+// ScenariosEnv is the go-app environment variable by which the server
+// hands the page its scenario catalogue.
+const ScenariosEnv = "AGENT_ANALYSIS_SCENARIOS"

@@ -11,8 +11,10 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 	"golang.org/x/net/html"
 
+	"github.com/agent-analysis/agent-analysis/app/catalogue"
 	"github.com/agent-analysis/agent-analysis/app/core"
 	"github.com/agent-analysis/agent-analysis/app/effects"
+	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
 // modelAfter plays the first n events of a scenario through Update, then
@@ -29,13 +31,13 @@ func modelAfter(t *testing.T, scenario string, n int, then ...core.Msg) core.Mod
 // render returns the demo's HTML for a model once the client is ready.
 func render(t *testing.T, m core.Model) *html.Node {
 	t.Helper()
-	return renderDemo(t, &Demo{model: m, scenario: "normal", path: LivePath, runner: effects.NewRunner(effects.Client{}, nil)})
+	return renderDemo(t, &Demo{model: m, scenarios: fixtures.Catalogue(), path: LivePath, runner: effects.NewRunner(effects.Client{}, nil)})
 }
 
 // prerender is the page as the server sends it, before the wasm starts.
 func prerender(t *testing.T, m core.Model) *html.Node {
 	t.Helper()
-	return renderDemo(t, &Demo{model: m, scenario: "normal", path: LivePath})
+	return renderDemo(t, &Demo{model: m, scenarios: fixtures.Catalogue(), path: LivePath})
 }
 
 func renderDemo(t *testing.T, d *Demo) *html.Node {
@@ -135,19 +137,28 @@ func TestIdleScreen(t *testing.T) {
 		t.Errorf("label %q for %q", text(label), must(attr(label, "for")))
 	}
 	sel := one(t, doc, "the select", has("id", "scenario"))
-	groups := find(sel, tag("optgroup"))
-	if len(groups) != 2 || must(attr(groups[0], "label")) != "Scenarios" || must(attr(groups[1], "label")) != "Faults" {
-		t.Fatalf("%d option groups", len(groups))
+	var groups []string
+	options := map[string][]string{}
+	for _, g := range find(sel, tag("optgroup")) {
+		label := must(attr(g, "label"))
+		groups = append(groups, label)
+		for _, o := range find(g, tag("option")) {
+			options[label] = append(options[label], text(o))
+		}
 	}
-	var scenarios []string
-	for _, o := range find(groups[0], tag("option")) {
-		scenarios = append(scenarios, text(o))
+	if strings.Join(groups, "|") != "Scenarios|Faults 1.0 rejects|Faults 1.0 warns about|Legal in 1.0" {
+		t.Fatalf("option groups %q", groups)
 	}
-	if strings.Join(scenarios, " ") != "normal invalid slow" || len(find(groups[1], tag("option"))) < 10 {
-		t.Errorf("scenarios %v, %d faults", scenarios, len(find(groups[1], tag("option"))))
+	if got := strings.Join(options["Scenarios"], " "); got != "normal invalid slow" {
+		t.Errorf("scenarios %q", got)
+	}
+	for _, g := range groups[1:] {
+		if len(options[g]) < 5 {
+			t.Errorf("%s: %q", g, options[g])
+		}
 	}
 	says := one(t, doc, "the scenario line", has("id", "scenario-says"))
-	if !strings.Contains(text(says), "A correct client:") || must(attr(sel, "aria-describedby")) != "scenario-says" {
+	if !strings.Contains(text(says), "This demo: ") || must(attr(sel, "aria-describedby")) != "scenario-says" {
 		t.Errorf("scenario line %q", text(says))
 	}
 	for _, f := range []string{"All", "Core", "Platform"} {
@@ -330,7 +341,7 @@ func TestWireDisclosure(t *testing.T) {
 		t.Errorf("the snapshot's JSON is not shown pretty-printed")
 	}
 	invalid := render(t, modelAfter(t, "invalid", 4))
-	if got := verdicts(invalid); strings.Join(got, ",") != "applied,applied,applied,rejected" {
+	if got := verdicts(invalid); strings.Join(got, ",") != "applied,applied,applied,refused" {
 		t.Errorf("invalid: %v", got)
 	}
 }
@@ -350,5 +361,91 @@ func TestChartDescribesChanges(t *testing.T) {
 	}
 	if got := label(modelAfter(t, "normal", 5)); !strings.Contains(got, "Search p95 71 ms, new, no baseline") {
 		t.Errorf("after Search arrived: %q", got)
+	}
+}
+
+// Every script's last screen says how the run ended and who ended it; a
+// broken rule is quoted with its page, an agent's own report never is, and
+// what the engine warned about is listed on the Wire.
+func TestEveryScriptExplainsItsEnd(t *testing.T) {
+	for _, s := range fixtures.All() {
+		t.Run(s.Name, func(t *testing.T) {
+			models := play(t, s.Name)
+			doc := render(t, models[len(models)-1])
+			if got := text(one(t, doc, "status", has("role", "status"))); got != s.Outcome.Status {
+				t.Errorf("status %q, want %q", got, s.Outcome.Status)
+			}
+			if s.Outcome.Who != "" {
+				if got := text(one(t, doc, "who", has("class", "who"))); got != "· "+s.Outcome.Who {
+					t.Errorf("who %q, want %q", got, s.Outcome.Who)
+				}
+			}
+			if detail := text(one(t, doc, "the run detail", has("class", "run-detail"))); strings.Contains(detail, "still open") {
+				t.Errorf("closed, the run detail says %q", detail)
+			}
+			alerts := find(doc, has("role", "alert"))
+			if (len(alerts) == 1) != (s.Outcome.Status == "Failed") || len(alerts) > 1 {
+				t.Fatalf("%d alerts for a %s run", len(alerts), s.Outcome.Status)
+			}
+			if len(alerts) == 1 {
+				says := text(alerts[0])
+				if !strings.Contains(says, s.Outcome.Reason) {
+					t.Errorf("alert %q lacks %q", says, s.Outcome.Reason)
+				}
+				quoted := strings.Contains(says, "Broke AG-UI 1.0 (")
+				if quoted != (s.Outcome.Who == "the stream") {
+					t.Errorf("alert %q: quotes a rule %v for %s", says, quoted, s.Outcome.Who)
+				}
+			}
+			if says := text(one(t, doc, "the scenario line", has("id", "scenario-says"))); s.Rule.Quote != "" && !strings.Contains(says, s.Rule.Page+"): "+s.Rule.Quote) {
+				t.Errorf("the scenario line %q does not quote %s", says, s.Rule.Page)
+			}
+			notices := find(doc, has("class", "notice"))
+			if want := s.Outcome.Status == "Interrupted" || s.Outcome.Who == "the agent" && s.Outcome.Status == "Cancelled"; (len(notices) == 1) != want {
+				t.Errorf("%d notices", len(notices))
+			}
+			if s.Group == fixtures.Warn && s.Outcome.Status == "Completed" {
+				warned := find(doc, has("class", "frame-warnings"))
+				if len(warned) == 0 || !strings.HasPrefix(text(warned[0]), "Warning: ") {
+					t.Error("no warning on the Wire")
+				}
+			}
+		})
+	}
+}
+
+// Between RUN_FINISHED and the stream's end, the screen says the stream is
+// still open: an event after the end can still fail the run.
+func TestFinishedWhileTheStreamIsOpen(t *testing.T) {
+	for _, m := range play(t, "events-after-finish") {
+		if _, done := m.Lifecycle.(core.Completed); done {
+			doc := render(t, m)
+			if got := text(one(t, doc, "the run detail", has("class", "run-detail"))); got != "run-1 · finished · stream still open" {
+				t.Errorf("run detail %q", got)
+			}
+			return
+		}
+	}
+	t.Fatal("the run never showed Completed")
+}
+
+// Scripts the server loaded from files are offered in a group of their
+// own, described like the built-in ones; empty groups are not offered.
+func TestScriptsFromFilesHaveTheirGroup(t *testing.T) {
+	offered := catalogue.Catalogue{
+		{Name: "normal", Group: catalogue.Scenario, Description: "The demo's run.", Demo: "Shows it."},
+		{Name: "recorded", Group: catalogue.File, Description: "A stream recorded from my agent."},
+	}
+	m, _ := core.Update(core.NewModel("t"), core.ChoseScenario{Name: "recorded"})
+	doc := renderDemo(t, &Demo{model: m, scenarios: offered, path: LivePath})
+	var labels []string
+	for _, g := range find(doc, tag("optgroup")) {
+		labels = append(labels, must(attr(g, "label"))+": "+text(g))
+	}
+	if strings.Join(labels, "|") != "Scenarios: normal|From the server's files: recorded" {
+		t.Errorf("groups %q", labels)
+	}
+	if says := text(one(t, doc, "the scenario line", has("id", "scenario-says"))); says != "A stream recorded from my agent." {
+		t.Errorf("scenario line %q", says)
 	}
 }

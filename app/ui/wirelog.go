@@ -10,34 +10,40 @@ import (
 	"github.com/agent-analysis/agent-analysis/app/core"
 )
 
-// wireLog is the Wire disclosure: the frames this run received, newest
-// last, each with what the client did with it and its JSON.
+// wireLog is the Wire disclosure: the events this run received, newest
+// last, each with what the client did with it, what the engine warned
+// about, and its JSON.
 func wireLog(m core.Model) app.UI {
 	return app.Details().Class("card", "wire").Body(
-		app.Summary().Text(fmt.Sprintf("Wire (this run's frames, last %d)", core.MaxFrames)),
-		app.If(len(m.Frames) == 0, func() app.UI { return app.P().Class("hint").Text("No frames yet: press Run.") }),
+		app.Summary().Text(fmt.Sprintf("Wire (this run's events, last %d)", core.MaxArrivals)),
+		app.If(len(m.Arrivals) == 0, func() app.UI { return app.P().Class("hint").Text("No events yet: press Run.") }),
 		app.Ol().Class("frames").Body(
-			app.Range(m.Frames).Slice(func(i int) app.UI { return frameItem(m.Frames[i]) }),
+			app.Range(m.Arrivals).Slice(func(i int) app.UI { return arrivalItem(m.Arrivals[i]) }),
 		),
 	)
 }
 
-func frameItem(f core.Frame) app.UI {
-	return app.Li().Class("frame", verdictClass(f.Verdict)).DataSet("verdict", string(f.Verdict)).Body(
+func arrivalItem(a core.Arrival) app.UI {
+	return app.Li().Class("frame", verdictClass(a.Verdict)).DataSet("verdict", string(a.Verdict)).Body(
 		app.P().Class("frame-head").Body(
-			app.Span().Class("seq").Text(fmt.Sprintf("#%d", f.Seq)),
-			app.Text(fmt.Sprintf(" · %.2f s · ", f.At.Seconds())),
-			app.Strong().Text(f.Type),
-			app.Text(fmt.Sprintf(" · %s B · ", num(float64(f.Size)))),
-			app.Span().Class("verdict").Text(string(f.Verdict)),
+			app.Span().Class("seq").Text(fmt.Sprintf("#%d", a.Seq)),
+			app.Text(fmt.Sprintf(" · %.2f s · ", a.At.Seconds())),
+			app.Strong().Text(a.Type),
+			app.Text(fmt.Sprintf(" · %s B · ", num(float64(a.Size)))),
+			app.Span().Class("verdict").Text(string(a.Verdict)),
 		),
+		app.If(len(a.Warnings) > 0, func() app.UI {
+			return app.Ul().Class("frame-warnings").Body(
+				app.Range(a.Warnings).Slice(func(i int) app.UI { return app.Li().Text("Warning: " + a.Warnings[i]) }),
+			)
+		}),
 		// Focusable so that a keyboard can scroll it; its text can be
 		// selected and copied.
-		app.Pre().TabIndex(0).Aria("label", fmt.Sprintf("Frame %d, %s, JSON", f.Seq, f.Type)).Text(pretty(f.JSON)),
+		app.Pre().TabIndex(0).Aria("label", fmt.Sprintf("Event %d, %s, JSON", a.Seq, a.Type)).Text(pretty(a.JSON)),
 	)
 }
 
-// pretty indents an event's JSON; a frame cut at its bound stays as it is.
+// pretty indents an event's JSON; one cut at its bound stays as it is.
 func pretty(raw string) string {
 	var b bytes.Buffer
 	if err := json.Indent(&b, []byte(raw), "", "  "); err != nil {
@@ -48,9 +54,9 @@ func pretty(raw string) string {
 
 func verdictClass(v core.Verdict) string {
 	switch v {
-	case core.Rejected, core.RunFailed:
+	case core.Refused, core.RunFailed:
 		return "problem"
-	case core.Ignored, core.AfterTheEnd:
+	case core.Dropped, core.AfterTheEnd:
 		return "warning"
 	default:
 		return "info"
