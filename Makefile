@@ -46,7 +46,7 @@ unit:
 
 # The pure packages also run as wasm under Node.
 wasm-test:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./app/... ./fixtures/...
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./app/... ./fixtures/... ./script/...
 
 ## e2e: browser tests in headless Chromium (builds its own wasm and server;
 ## installs axe-core, pinned by e2e/axe/package-lock.json, with npm)
