@@ -17,6 +17,8 @@ import (
 func TestFaultLab(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
 		p.open("/agent-analysis")
+		// The Wire disclosure draws its events only while open.
+		p.input(chromedp.Evaluate[chromedp.Void](`document.querySelector('details.wire').open = true`))
 		runs := 0
 		for _, script := range fixtures.All() {
 			if script.Name == "slow" {
@@ -56,9 +58,9 @@ func TestFaultLab(t *testing.T) {
 			}
 			frames := eval[[]string](p, `[...document.querySelectorAll('.wire [data-verdict]')].map(f => f.dataset.verdict)`)
 			if len(frames) == 0 {
-				t.Errorf("%s: the Wire disclosure lists no frame", script.Name)
+				t.Errorf("%s: the Wire disclosure lists no event", script.Name)
 			}
-			warnings := eval[[]string](p, `[...document.querySelectorAll('.wire .frame-warnings li')].map(w => w.textContent)`)
+			warnings := eval[[]string](p, `[...document.querySelectorAll('.wire .arrival-warnings li')].map(w => w.textContent)`)
 			if script.Group == fixtures.Warn && want.Status == "Completed" && len(warnings) == 0 {
 				t.Errorf("%s: the Wire shows no warning", script.Name)
 			}

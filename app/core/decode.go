@@ -35,7 +35,7 @@ func newDecoder(data []byte) *jsontext.Decoder {
 }
 
 func readWire(dec *jsontext.Decoder) (Wire, error) {
-	if err := readOpen(dec, '{', "the state"); err != nil {
+	if err := readOpen(dec, '{', where{i: -1, field: "the state"}); err != nil {
 		return Wire{}, err
 	}
 	var services []Service
@@ -78,7 +78,7 @@ func checkServices(services []Service) (Wire, error) {
 }
 
 func readServices(dec *jsontext.Decoder) ([]Service, error) {
-	if err := readOpen(dec, '[', "services"); err != nil {
+	if err := readOpen(dec, '[', where{i: -1, field: "services"}); err != nil {
 		return nil, err
 	}
 	services := []Service{}
@@ -121,7 +121,7 @@ func decodeService(data []byte, i int) (Service, error) {
 }
 
 func readService(dec *jsontext.Decoder, i int) (Service, error) {
-	at := func(field string) string { return fmt.Sprintf("services[%d]%s", i, field) }
+	at := func(field string) where { return where{i: i, field: field} }
 	if err := readOpen(dec, '{', at("")); err != nil {
 		return Service{}, err
 	}
@@ -136,9 +136,9 @@ func readService(dec *jsontext.Decoder, i int) (Service, error) {
 		field := slices.Index(fieldNames, name)
 		switch {
 		case field < 0:
-			return Service{}, fmt.Errorf("%s: unknown key %q", at(""), Bound(name))
+			return Service{}, fmt.Errorf("%v: unknown key %q", at(""), Bound(name))
 		case have&(1<<field) != 0:
-			return Service{}, fmt.Errorf("%s: duplicate key %q", at(""), name)
+			return Service{}, fmt.Errorf("%v: duplicate key %q", at(""), name)
 		}
 		have |= 1 << field
 		switch 1 << field {
@@ -165,14 +165,28 @@ func readService(dec *jsontext.Decoder, i int) (Service, error) {
 	if have != allFields {
 		for field, name := range fieldNames {
 			if have&(1<<field) == 0 {
-				return Service{}, ruleError(at("."+name) + ": is required")
+				return Service{}, ruleError(at("."+name).String() + ": is required")
 			}
 		}
 	}
 	return s, nil
 }
 
-func readString(dec *jsontext.Decoder, at string) (string, error) {
+// where names a place in the state for an error, worded only when one
+// happens: services[i].field, or field alone when i < 0.
+type where struct {
+	i     int
+	field string
+}
+
+func (w where) String() string {
+	if w.i < 0 {
+		return w.field
+	}
+	return "services[" + strconv.Itoa(w.i) + "]" + w.field
+}
+
+func readString(dec *jsontext.Decoder, at where) (string, error) {
 	if k := dec.PeekKind(); k != '"' {
 		return "", wrongKind(dec, at, "a string", k)
 	}
@@ -183,7 +197,7 @@ func readString(dec *jsontext.Decoder, at string) (string, error) {
 	return tok.String(), nil
 }
 
-func readNumber(dec *jsontext.Decoder, at string) (float64, error) {
+func readNumber(dec *jsontext.Decoder, at where) (float64, error) {
 	if k := dec.PeekKind(); k != '0' {
 		return 0, wrongKind(dec, at, "a number", k)
 	}
@@ -193,12 +207,12 @@ func readNumber(dec *jsontext.Decoder, at string) (float64, error) {
 	}
 	v, err := strconv.ParseFloat(tok.String(), 64) // jsontext's Float saturates 1e400 to the largest float
 	if err != nil || math.IsInf(v, 0) {
-		return 0, ruleError(at + ": must be a finite number")
+		return 0, ruleError(at.String() + ": must be a finite number")
 	}
 	return v + 0, nil // -0 reads as 0
 }
 
-func readOpen(dec *jsontext.Decoder, kind jsontext.Kind, at string) error {
+func readOpen(dec *jsontext.Decoder, kind jsontext.Kind, at where) error {
 	if k := dec.PeekKind(); k != kind {
 		want := map[jsontext.Kind]string{'{': "an object", '[': "an array"}[kind]
 		return wrongKind(dec, at, want, k)
@@ -219,11 +233,11 @@ func readEnd(dec *jsontext.Decoder) error {
 
 // wrongKind words a value of the wrong kind; a kind of 0 is a syntax
 // error, which reading the token reports.
-func wrongKind(dec *jsontext.Decoder, at, want string, got jsontext.Kind) error {
+func wrongKind(dec *jsontext.Decoder, at where, want string, got jsontext.Kind) error {
 	kinds := map[jsontext.Kind]string{'n': "null", 'f': "a boolean", 't': "a boolean", '"': "a string",
 		'0': "a number", '{': "an object", '[': "an array"}
 	if name, ok := kinds[got]; ok {
-		return ruleError(fmt.Sprintf("%s: must be %s, not %s", at, want, name))
+		return ruleError(fmt.Sprintf("%v: must be %s, not %s", at, want, name))
 	}
 	_, err := dec.ReadToken()
 	if err == nil || err == io.EOF {

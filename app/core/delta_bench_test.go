@@ -113,3 +113,27 @@ func BenchmarkPatch64(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkUpdateSnapshot is a run's first snapshot of n services as the
+// client takes it: read, checked, held as the services, and reduced.
+func BenchmarkUpdateSnapshot(b *testing.B) {
+	for _, n := range sizes {
+		m, _ := core.Update(core.NewModel(thread), core.ClickedRun{})
+		event, _ := json.Marshal(map[string]any{"type": "STATE_SNAPSHOT", "snapshot": map[string]any{"services": servicesOf(n)}})
+		started := []byte(`{"type":"RUN_STARTED","threadId":"thread-1","runId":"run-1"}`)
+		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(event)))
+			for b.Loop() {
+				b.StopTimer()
+				in, _ := effects.Input(m.Run)
+				c, _ := protocol.NewConsumer(in, protocol.Options{State: core.NewServices(), Refusals: protocol.Fail})
+				m1, _ := core.Update(m, core.Received{Generation: 1, JSON: started, Step: c.Feed(started)})
+				b.StartTimer()
+				if next, _ := core.Update(m1, core.Received{Generation: 1, JSON: event, Step: c.Feed(event)}); next.Wire.Len() != n {
+					b.Fatalf("not applied: %#v", next.Lifecycle)
+				}
+			}
+		})
+	}
+}

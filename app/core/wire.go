@@ -32,22 +32,23 @@ type Service struct {
 // share their parts freely: a delta to one service makes a Wire that
 // shares every chunk but that service's with the one before.
 type Wire struct {
-	chunks [][]Service // chunkSize services each, the last maybe fewer
+	chunks [][]Service // ChunkSize services each, the last maybe fewer
 	len    int
 	ids    map[string]int // each id's first position
 }
 
-// chunkSize is how many services share one backing array. A delta copies
-// one chunk and the list of chunks: at 10,000 services, 4 KiB and 4 KiB
-// instead of the 640 KiB of every service.
-const chunkSize = 64
+// ChunkSize is how many services share one backing array; every array
+// but the last is full. A delta copies one chunk and the list of chunks:
+// at 10,000 services, 4 KiB and 4 KiB instead of the 640 KiB of every
+// service.
+const ChunkSize = 64
 
 // NewWire makes a Wire of these services (not validated) and indexes it.
 // It keeps the slice: the caller must not change it afterwards.
 func NewWire(services []Service) Wire {
 	w := Wire{len: len(services)}
-	for start := 0; start < len(services); start += chunkSize {
-		w.chunks = append(w.chunks, slices.Clip(services[start:min(start+chunkSize, len(services))]))
+	for start := 0; start < len(services); start += ChunkSize {
+		w.chunks = append(w.chunks, slices.Clip(services[start:min(start+ChunkSize, len(services))]))
 	}
 	w.ids = w.index()
 	return w
@@ -57,14 +58,14 @@ func NewWire(services []Service) Wire {
 func (w Wire) Len() int { return w.len }
 
 // At is the service at position i.
-func (w Wire) At(i int) Service { return w.chunks[i/chunkSize][i%chunkSize] }
+func (w Wire) At(i int) Service { return w.chunks[i/ChunkSize][i%ChunkSize] }
 
 // All yields the services in order.
 func (w Wire) All() iter.Seq2[int, Service] {
 	return func(yield func(int, Service) bool) {
 		for c, chunk := range w.chunks {
 			for j, s := range chunk {
-				if !yield(c*chunkSize+j, s) {
+				if !yield(c*ChunkSize+j, s) {
 					return
 				}
 			}
@@ -110,18 +111,30 @@ func (w Wire) index() map[string]int {
 	return ids
 }
 
+// Chunks is the services in the arrays they are held in, in order (not to
+// be changed). A
+// chunk the last change did not touch is the same array as before, so a
+// view can tell what changed without comparing services.
+func (w Wire) Chunks() [][]Service { return w.chunks }
+
 // withChanges returns a Wire with the services at some positions replaced,
-// copying only the chunks they are in.
+// copying only the chunks they are in. The index is kept when no id moved.
 func (w Wire) withChanges(changed map[int]Service) Wire {
-	next := Wire{chunks: slices.Clone(w.chunks), len: w.len}
+	next := Wire{chunks: slices.Clone(w.chunks), len: w.len, ids: w.ids}
 	copied := map[int]bool{}
 	for i, s := range changed {
-		c := i / chunkSize
+		if s.ID != w.At(i).ID {
+			next.ids = nil
+		}
+		c := i / ChunkSize
 		if !copied[c] {
 			next.chunks[c] = slices.Clone(next.chunks[c])
 			copied[c] = true
 		}
-		next.chunks[c][i%chunkSize] = s
+		next.chunks[c][i%ChunkSize] = s
+	}
+	if next.ids == nil {
+		next.ids = next.index()
 	}
 	return next
 }

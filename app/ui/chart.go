@@ -2,10 +2,15 @@ package ui
 
 import (
 	"fmt"
+	"html"
+	"reflect"
+	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	core "github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/chart"
+	"github.com/agent-analysis/agent-analysis/app/core"
 )
 
 const svgNS = "http://www.w3.org/2000/svg"
@@ -14,121 +19,373 @@ const svgNS = "http://www.w3.org/2000/svg"
 // <svg>: without it the browser makes an HTML element that draws nothing.
 func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
 
-// chart is the scatter chart: p95 latency against volume, one mark per
+// chunksPerFrame is how many chunks of a crowd one frame draws anew: a
+// 10,000-service snapshot is drawn over some twenty frames, none long.
+const chunksPerFrame = 8
+
+// Chart is the scatter chart: p95 latency against volume, one mark per
 // visible service, baseline marks for the ones that moved, drawn for a box
-// of the given width.
-func chart(m core.Model, width float64) app.UI {
-	l := Lay(m, NewFrame(width))
-	f := l.Frame
+// of the given width. A few marks are drawn with their names, placed by
+// chart.Lay. A crowd is drawn in chunks, one per array of the Wire, each a
+// component: a delta to one service draws its chunk again and no other,
+// and a change to many chunks at once (a new snapshot, a filter) is drawn
+// a few chunks a frame, so that no frame takes long.
+type Chart struct {
+	app.Compo
+	Chunks   [][]core.Service // the Wire's arrays
+	HasData  bool
+	Baseline map[string]core.Service
+	Selected string
+	Filter   core.Filter
+	Width    float64
+
+	ctx     app.Context
+	shown   []chunkInput // what each chunk component draws now
+	drawing bool         // some chunks still show older data
+	notes   []chunkNotes // each chunk's part of the text alternative
+}
+
+func (c *Chart) OnMount(ctx app.Context) {
+	c.ctx = ctx
+	c.drawMore()
+}
+
+// drawMore asks for another frame while chunks wait to be drawn.
+func (c *Chart) drawMore() {
+	if c.drawing && c.ctx.Src() != nil {
+		c.ctx.After(time.Millisecond, func(app.Context) {})
+	}
+}
+
+func (c *Chart) Render() app.UI {
+	a := chart.NewArea(c.Width)
+	view := visibleRows(c.Chunks, c.Filter)
+	var marks, baselines app.UI
+	var budget chart.Label
+	var note *chart.Label
+	c.drawing = false
+	if view.Len() > chart.MaxLabels {
+		budget = chart.BudgetLabel(a)
+		baselines, marks = c.crowd(a)
+	} else {
+		c.shown = nil
+		placed := make([]chart.Mark, view.Len())
+		for i := range placed {
+			s := view.At(i)
+			base, hasBase := c.Baseline[s.ID]
+			placed[i] = chart.Place(s, base, hasBase, s.ID == c.Selected, a)
+		}
+		l := chart.Lay(a, placed, c.HasData)
+		budget, note = l.Budget, l.Note
+		baselines = svg("g").Class("baselines").Body(app.Range(placed).Slice(func(i int) app.UI { return baselineView(placed[i]) }))
+		marks = svg("g").Class("marks").Body(app.Range(placed).Slice(func(i int) app.UI { return markView(placed[i], l.Labels[i]) }))
+	}
 	return svg("svg").
 		Class("chart").
-		Attr("viewBox", fmt.Sprintf("0 0 %s %s", fixed(f.Width), fixed(f.Height))).
+		Attr("viewBox", fmt.Sprintf("0 0 %s %s", fixed(a.Width), fixed(a.Height))).
+		DataSet("drawing", c.drawing).
 		Role("img").
-		Aria("label", chartLabel(m, l.Marks)).
+		Aria("label", c.describeChart(view)).
 		Body(
-			axes(f),
-			budgetLine(f, l.Budget),
-			app.Range(l.Marks).Slice(func(i int) app.UI { return baselineMark(l.Marks[i]) }),
-			app.Range(l.Marks).Slice(func(i int) app.UI { return mark(l.Marks[i], l.Labels[i]) }),
-			app.If(l.Note != nil, func() app.UI { return svgText(*l.Note, "chart-empty") }),
+			&Axes{Area: a},
+			budgetLine(a, budget),
+			baselines,
+			marks,
+			app.If(note != nil, func() app.UI { return svgText(*note, "chart-empty") }),
 		)
 }
 
-func chartLabel(m core.Model, marks []Mark) string {
-	if m.Wire == nil {
-		return "Scatter chart of p95 latency against request volume; no data yet"
-	}
-	label := fmt.Sprintf("Scatter chart of p95 latency (ms) against request volume (requests/min): %d services shown, %s",
-		len(marks), filterPhrase(m.Filter))
-	for _, mk := range marks {
-		if change := describeChange(m, mk.Service); change != "" {
-			label += ". " + change
+// chunkInput is what one chunk of a crowd is drawn from.
+type chunkInput struct {
+	services []core.Service
+	baseline map[string]core.Service
+	selected string // only when the selected service is in the chunk
+	filter   core.Filter
+	area     chart.Area
+}
+
+// same reports whether two inputs draw the same, without comparing
+// services: a Wire's unchanged chunks are the same arrays.
+func (in chunkInput) same(o chunkInput) bool {
+	return sameArray(in.services, o.services) && sameMap(in.baseline, o.baseline) &&
+		in.selected == o.selected && in.filter == o.filter && in.area == o.area
+}
+
+func sameArray(a, b []core.Service) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// sameMap: the same map, not merely equal ones (a run's baseline is made
+// once).
+func sameMap(a, b map[string]core.Service) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// crowd draws the chunks, at most chunksPerFrame of them anew in the
+// browser; the others keep showing older data until the next frames.
+func (c *Chart) crowd(a chart.Area) (baselines, marks app.UI) {
+	want := make([]chunkInput, len(c.Chunks))
+	for i, services := range c.Chunks {
+		want[i] = chunkInput{services: services, baseline: c.Baseline, filter: c.Filter, area: a}
+		for _, s := range services {
+			if s.ID == c.Selected {
+				want[i].selected = s.ID
+			}
 		}
 	}
-	return label
-}
-
-// describeChange says how a service moved against the baseline and where
-// it stands to the budget: "API p95 60 -> 145 ms, above the 100 ms
-// budget". Services that neither moved nor exceed the budget say nothing.
-func describeChange(m core.Model, s core.Service) string {
-	base, hasBase := m.BaselineOf(s.ID)
-	over := s.Latency > BudgetMs
-	budget := fmt.Sprintf(", above the %d ms budget", BudgetMs)
-	if !over {
-		budget = ""
-		if hasBase && base.Latency > BudgetMs {
-			budget = fmt.Sprintf(", back under the %d ms budget", BudgetMs)
+	budget := chunksPerFrame
+	if app.IsServer {
+		budget = len(want) // the prerendered page, at once
+	}
+	shown := make([]chunkInput, len(want))
+	copy(shown, c.shown)
+	for i := range want {
+		if i < len(c.shown) && shown[i].same(want[i]) {
+			continue
 		}
+		if budget == 0 {
+			c.drawing = true
+			if i >= len(c.shown) {
+				shown = shown[:i] // not drawn yet at all
+				break
+			}
+			continue
+		}
+		shown[i] = want[i]
+		budget--
 	}
-	switch {
-	case !hasBase:
-		return fmt.Sprintf("%s p95 %s ms, new, no baseline%s", s.Name, num(s.Latency), budget)
-	case base.Latency != s.Latency:
-		return fmt.Sprintf("%s p95 %s -> %s ms%s", s.Name, num(base.Latency), num(s.Latency), budget)
-	case over:
-		return fmt.Sprintf("%s p95 %s ms%s", s.Name, num(s.Latency), budget)
+	c.shown = shown
+	c.drawMore()
+	bs := make([]app.UI, len(shown))
+	ms := make([]app.UI, len(shown))
+	for i, in := range shown {
+		bs[i] = &BaselineChunk{Services: in.services, Baseline: in.baseline, Selected: in.selected, Filter: in.filter, Width: in.area.Width}
+		ms[i] = &MarkChunk{Services: in.services, Baseline: in.baseline, Selected: in.selected, Filter: in.filter, Width: in.area.Width}
 	}
-	return ""
+	return svg("g").Class("baselines").Body(bs...), svg("g").Class("marks").Body(ms...)
 }
 
-func filterPhrase(f core.Filter) string {
-	if f == core.All {
-		return "all series"
-	}
-	return string(f) + " series only"
+// MarkChunk draws the marks of one array of the Wire, as one fragment of
+// markup: go-app would mount each element with a call into JavaScript per
+// element and attribute (some 90 µs a mark, measured in Chromium), where
+// the browser parses a chunk's 64 marks at once. A crowd's mark is its
+// shape alone, with no title (the table names every service). Its fields
+// are what go-app compares before drawing the chunk again: the same array,
+// or not.
+type MarkChunk struct {
+	app.Compo
+	Services []core.Service
+	Baseline map[string]core.Service
+	Selected string
+	Filter   core.Filter
+	Width    float64 // the area's
 }
 
-func axes(f Frame) app.UI {
-	bottom, left := f.Y.From, f.X.From
-	yTicks, xTicks := f.Y.Domain.Ticks(), f.X.Domain.Ticks()
+func (k *MarkChunk) Render() app.UI {
+	a := chart.NewArea(k.Width)
+	var b markup
+	b.WriteString(`<svg class="chunk" overflow="visible">`)
+	for _, s := range k.Services {
+		if !k.Filter.Admits(s) {
+			continue
+		}
+		mk := chart.Place(s, core.Service{}, false, s.ID == k.Selected, a)
+		if mk.Selected {
+			b.open("g", "mark "+seriesClass(s.Series)+" selected", "data-service-id", s.ID)
+			b.circle("ring", mk.X, mk.Y, chart.RingRadius, "", "")
+			b.shape(s.Series, mk.X, mk.Y, chart.MarkRadius, "", "", "")
+			b.WriteString(`</g>`)
+			continue
+		}
+		b.shape(s.Series, mk.X, mk.Y, chart.MarkRadius, "mark "+seriesClass(s.Series), "data-service-id", s.ID)
+	}
+	b.WriteString(`</svg>`)
+	return app.Raw(b.String())
+}
+
+// BaselineChunk draws where the services of one array of the Wire were at
+// the baseline, for those that moved, as MarkChunk draws their marks.
+type BaselineChunk MarkChunk
+
+func (k *BaselineChunk) Render() app.UI {
+	a := chart.NewArea(k.Width)
+	var b markup
+	b.WriteString(`<svg class="chunk" overflow="visible">`)
+	for _, s := range k.Services {
+		base, hasBase := k.Baseline[s.ID]
+		if !hasBase || !k.Filter.Admits(s) {
+			continue
+		}
+		mk := chart.Place(s, base, hasBase, false, a)
+		if mk.Baseline == nil {
+			continue
+		}
+		p := mk.Baseline
+		b.open("g", "baseline "+seriesClass(s.Series), "data-baseline-for", s.ID)
+		b.WriteString(`<line class="connector" x1="` + fixed(p.X) + `" y1="` + fixed(p.Y) + `" x2="` + fixed(mk.X) + `" y2="` + fixed(mk.Y) + `"/>`)
+		b.shape(s.Series, p.X, p.Y, chart.BaselineRadius, "", "", "")
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`</svg>`)
+	return app.Raw(b.String())
+}
+
+// markup writes SVG elements as text; every value an agent sent is
+// escaped.
+type markup struct{ strings.Builder }
+
+// open writes a start tag with a class and one more attribute.
+func (b *markup) open(tag, class, name, value string) {
+	b.WriteString("<" + tag + ` class="` + class + `" ` + name + `="` + html.EscapeString(value) + `">`)
+}
+
+// shape writes a series' symbol as shape draws it, with a class and one
+// more attribute when given.
+func (b *markup) shape(series core.Series, x, y, r float64, class, name, value string) {
+	if series == core.Platform {
+		b.WriteString("<path")
+		b.attrs(class, name, value)
+		b.WriteString(` d="` + diamond(x, y, r) + `"/>`)
+		return
+	}
+	b.circle(class, x, y, r, name, value)
+}
+
+func (b *markup) circle(class string, x, y, r float64, name, value string) {
+	b.WriteString("<circle")
+	b.attrs(class, name, value)
+	b.WriteString(` cx="` + fixed(x) + `" cy="` + fixed(y) + `" r="` + fixed(r) + `"/>`)
+}
+
+func (b *markup) attrs(class, name, value string) {
+	if class != "" {
+		b.WriteString(` class="` + class + `"`)
+	}
+	if name != "" {
+		b.WriteString(" " + name + `="` + html.EscapeString(value) + `"`)
+	}
+}
+
+// diamond is a Platform symbol's path.
+func diamond(x, y, r float64) string {
+	return "M" + fixed(x) + " " + fixed(y-r*1.25) + "L" + fixed(x+r*1.25) + " " + fixed(y) +
+		"L" + fixed(x) + " " + fixed(y+r*1.25) + "L" + fixed(x-r*1.25) + " " + fixed(y) + "Z"
+}
+
+// MarkView is one mark of a chart with few, with its title and its name
+// where one is written: only the marks that changed are drawn again.
+type MarkView struct {
+	app.Compo
+	ID, Name        string
+	Series          core.Series
+	Volume, Latency float64
+	X, Y            float64
+	Selected        bool
+	OffScale        bool
+	// The name beside it: one line, or none.
+	Label                string
+	LabelX, LabelY, Size float64
+	Anchor               string
+}
+
+func markView(mk chart.Mark, label chart.Label) *MarkView {
+	s := mk.Service
+	v := &MarkView{ID: s.ID, Name: s.Name, Series: s.Series, Volume: s.Volume, Latency: s.Latency,
+		X: mk.X, Y: mk.Y, Selected: mk.Selected, OffScale: mk.OffScale}
+	if len(label.Lines) > 0 {
+		v.Label, v.LabelX, v.LabelY, v.Size, v.Anchor = label.Lines[0], label.X, label.Y, label.Size, label.Anchor
+	}
+	return v
+}
+
+func (v *MarkView) Render() app.UI {
+	s := core.Service{ID: v.ID, Name: v.Name, Series: v.Series, Volume: v.Volume, Latency: v.Latency}
+	var label chart.Label
+	if v.Label != "" {
+		label = chart.Label{Lines: []string{v.Label}, X: v.LabelX, Y: v.LabelY, Size: v.Size, Anchor: v.Anchor}
+	}
+	return mark(chart.Mark{Service: s, X: v.X, Y: v.Y, Selected: v.Selected, OffScale: v.OffScale}, label)
+}
+
+// BaselineView is where a service was at the baseline, joined to where it
+// is now.
+type BaselineView struct {
+	app.Compo
+	ID     string
+	Series core.Series
+	X, Y   float64 // now
+	BX, BY float64 // at the baseline
+}
+
+// baselineView is nil for a mark that has not moved.
+func baselineView(mk chart.Mark) app.UI {
+	if mk.Baseline == nil {
+		return nil
+	}
+	return &BaselineView{ID: mk.Service.ID, Series: mk.Service.Series, X: mk.X, Y: mk.Y, BX: mk.Baseline.X, BY: mk.Baseline.Y}
+}
+
+func (v *BaselineView) Render() app.UI {
+	return baselineMark(chart.Mark{Service: core.Service{ID: v.ID, Series: v.Series}, X: v.X, Y: v.Y, Baseline: &chart.Point{X: v.BX, Y: v.BY}})
+}
+
+// Axes draws the grid, ticks and axis names: again only for a new area.
+type Axes struct {
+	app.Compo
+	Area chart.Area
+}
+
+func (x *Axes) Render() app.UI {
+	a := x.Area
+	bottom, left := a.Y.From, a.X.From
+	yTicks, xTicks := a.Y.Domain.Ticks(), a.X.Domain.Ticks()
 	return svg("g").Class("axes").Body(
 		app.Range(yTicks).Slice(func(i int) app.UI {
 			v := yTicks[i]
-			y := fixed(f.Y.Px(v))
+			y := fixed(a.Y.Px(v))
 			return svg("g").Body(
-				svg("line").Class("grid").Attr("x1", fixed(left)).Attr("x2", fixed(f.X.To)).Attr("y1", y).Attr("y2", y),
-				svg("text").Class("tick").Attr("x", fixed(left-8)).Attr("y", y).Attr("font-size", tickSize).
+				svg("line").Class("grid").Attr("x1", fixed(left)).Attr("x2", fixed(a.X.To)).Attr("y1", y).Attr("y2", y),
+				svg("text").Class("tick").Attr("x", fixed(left-8)).Attr("y", y).Attr("font-size", chart.TickSize).
 					Attr("text-anchor", "end").Attr("dominant-baseline", "middle").Text(num(v)),
 			)
 		}),
 		app.Range(xTicks).Slice(func(i int) app.UI {
 			v := xTicks[i]
-			x := fixed(f.X.Px(v))
+			x := fixed(a.X.Px(v))
 			return svg("g").Body(
-				svg("line").Class("grid").Attr("x1", x).Attr("x2", x).Attr("y1", fixed(f.Y.To)).Attr("y2", fixed(bottom)),
-				svg("text").Class("tick").Attr("x", x).Attr("y", fixed(bottom+18)).Attr("font-size", tickSize).
+				svg("line").Class("grid").Attr("x1", x).Attr("x2", x).Attr("y1", fixed(a.Y.To)).Attr("y2", fixed(bottom)),
+				svg("text").Class("tick").Attr("x", x).Attr("y", fixed(bottom+18)).Attr("font-size", chart.TickSize).
 					Attr("text-anchor", "middle").Text(num(v)),
 			)
 		}),
-		svg("line").Class("axis").Attr("x1", fixed(left)).Attr("x2", fixed(f.X.To)).Attr("y1", fixed(bottom)).Attr("y2", fixed(bottom)),
-		svg("line").Class("axis").Attr("x1", fixed(left)).Attr("x2", fixed(left)).Attr("y1", fixed(f.Y.To)).Attr("y2", fixed(bottom)),
-		svg("text").Class("axis-label").Attr("font-size", axisSize).
-			Attr("x", fixed((f.X.From+f.X.To)/2)).Attr("y", fixed(f.Height-6)).Attr("text-anchor", "middle").
+		svg("line").Class("axis").Attr("x1", fixed(left)).Attr("x2", fixed(a.X.To)).Attr("y1", fixed(bottom)).Attr("y2", fixed(bottom)),
+		svg("line").Class("axis").Attr("x1", fixed(left)).Attr("x2", fixed(left)).Attr("y1", fixed(a.Y.To)).Attr("y2", fixed(bottom)),
+		svg("text").Class("axis-label").Attr("font-size", chart.AxisSize).
+			Attr("x", fixed((a.X.From+a.X.To)/2)).Attr("y", fixed(a.Height-6)).Attr("text-anchor", "middle").
 			Text("Volume (requests/min)"),
-		svg("text").Class("axis-label").Attr("font-size", axisSize).
-			Attr("transform", fmt.Sprintf("translate(16 %s) rotate(-90)", fixed((f.Y.From+f.Y.To)/2))).
+		svg("text").Class("axis-label").Attr("font-size", chart.AxisSize).
+			Attr("transform", fmt.Sprintf("translate(16 %s) rotate(-90)", fixed((a.Y.From+a.Y.To)/2))).
 			Attr("text-anchor", "middle").
 			Text("p95 latency (ms)"),
 	)
 }
 
-func budgetLine(f Frame, label Label) app.UI {
-	y := fixed(f.Y.Px(BudgetMs))
+func budgetLine(a chart.Area, label chart.Label) app.UI {
+	y := fixed(a.Y.Px(chart.BudgetMs))
 	return svg("g").Class("budget").Body(
-		svg("line").Attr("x1", fixed(f.X.From)).Attr("x2", fixed(f.X.To)).Attr("y1", y).Attr("y2", y),
+		svg("line").Attr("x1", fixed(a.X.From)).Attr("x2", fixed(a.X.To)).Attr("y1", y).Attr("y2", y),
 		svgText(label, "budget-label"),
 	)
 }
 
 // svgText draws a placed label, a line per tspan.
-func svgText(l Label, class string) app.UI {
+func svgText(l chart.Label, class string) app.UI {
 	return svg("text").Class(class).
 		Attr("x", fixed(l.X)).Attr("y", fixed(l.Y)).Attr("text-anchor", l.Anchor).Attr("font-size", fixed(l.Size)).
 		Body(app.Range(l.Lines).Slice(func(i int) app.UI {
 			line := svg("tspan").Attr("x", fixed(l.X)).Text(l.Lines[i])
 			if i > 0 {
-				line = line.Attr("dy", fixed(lineHeight*l.Size))
+				line = line.Attr("dy", fixed(chart.LineHeight*l.Size))
 			}
 			return line
 		}))
@@ -138,8 +395,7 @@ func svgText(l Label, class string) app.UI {
 // series differ by more than colour.
 func shape(series core.Series, x, y, r float64) app.HTMLElem {
 	if series == core.Platform {
-		return svg("path").Attr("d", fmt.Sprintf("M%s %sL%s %sL%s %sL%s %sZ",
-			fixed(x), fixed(y-r*1.25), fixed(x+r*1.25), fixed(y), fixed(x), fixed(y+r*1.25), fixed(x-r*1.25), fixed(y)))
+		return svg("path").Attr("d", diamond(x, y, r))
 	}
 	return svg("circle").Attr("cx", fixed(x)).Attr("cy", fixed(y)).Attr("r", fixed(r))
 }
@@ -151,18 +407,18 @@ func seriesClass(s core.Series) string {
 	return "core"
 }
 
-func baselineMark(mk Mark) app.UI {
+func baselineMark(mk chart.Mark) app.UI {
 	if mk.Baseline == nil {
 		return nil
 	}
 	b := mk.Baseline
 	return svg("g").Class("baseline", seriesClass(mk.Service.Series)).DataSet("baseline-for", mk.Service.ID).Body(
 		svg("line").Class("connector").Attr("x1", fixed(b.X)).Attr("y1", fixed(b.Y)).Attr("x2", fixed(mk.X)).Attr("y2", fixed(mk.Y)),
-		shape(mk.Service.Series, b.X, b.Y, baselineRadius),
+		shape(mk.Service.Series, b.X, b.Y, chart.BaselineRadius),
 	)
 }
 
-func mark(mk Mark, label Label) app.UI {
+func mark(mk chart.Mark, label chart.Label) app.UI {
 	s := mk.Service
 	class := []string{"mark", seriesClass(s.Series)}
 	if mk.Selected {
@@ -171,14 +427,14 @@ func mark(mk Mark, label Label) app.UI {
 	return svg("g").Class(class...).DataSet("service-id", s.ID).Body(
 		svg("title").Text(markTitle(mk)),
 		app.If(mk.Selected, func() app.UI {
-			return svg("circle").Class("ring").Attr("cx", fixed(mk.X)).Attr("cy", fixed(mk.Y)).Attr("r", fixed(ringRadius))
+			return svg("circle").Class("ring").Attr("cx", fixed(mk.X)).Attr("cy", fixed(mk.Y)).Attr("r", fixed(chart.RingRadius))
 		}),
-		shape(s.Series, mk.X, mk.Y, markRadius),
+		shape(s.Series, mk.X, mk.Y, chart.MarkRadius),
 		app.If(len(label.Lines) > 0, func() app.UI { return svgText(label, "label") }),
 	)
 }
 
-func markTitle(mk Mark) string {
+func markTitle(mk chart.Mark) string {
 	s := mk.Service
 	title := fmt.Sprintf("%s (%s): %s requests/min, p95 %s ms", s.Name, s.Series, num(s.Volume), num(s.Latency))
 	if mk.OffScale {

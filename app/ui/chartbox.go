@@ -9,25 +9,28 @@ import (
 // chartBoxID is the element the chart fills; its width is the chart's.
 const chartBoxID = "chart-box"
 
-// chartBox reports the width of the box the chart is drawn in, whenever it
-// changes, so that the chart is drawn at its real size (see Frame): a
-// window resize, a rotated phone, a scroll bar coming or going.
-type chartBox struct {
+// boxWatch reports the size of an element whenever it changes, without
+// asking the browser to lay the page out: so that the chart is drawn at
+// its real width (see chart.Area) and the table knows how many rows its
+// box shows, through a window resize, a rotated phone, a scroll bar coming
+// or going.
+type boxWatch struct {
 	observer app.Value
 	onResize app.Func
 }
 
-// watch returns the box's width now, and calls resized with it on each
-// change.
-func (b *chartBox) watch(resized func(width float64)) float64 {
-	el := app.Window().GetElementByID(chartBoxID)
+// watch returns the element's width now (measured once, at mount), and
+// calls resized with its content box on each change after.
+func (b *boxWatch) watch(id string, resized func(width, height float64)) float64 {
+	el := app.Window().GetElementByID(id)
 	if !el.Truthy() {
 		return 0
 	}
 	b.onResize = app.FuncOf(func(_ app.Value, args []app.Value) any {
 		entries := args[0]
 		if entries.Length() > 0 {
-			resized(math.Floor(entries.Index(0).Get("contentRect").Get("width").Float()))
+			rect := entries.Index(0).Get("contentRect")
+			resized(math.Floor(rect.Get("width").Float()), rect.Get("height").Float())
 		}
 		return nil
 	})
@@ -36,7 +39,7 @@ func (b *chartBox) watch(resized func(width float64)) float64 {
 	return math.Floor(el.Call("getBoundingClientRect").Get("width").Float())
 }
 
-func (b *chartBox) stop() {
+func (b *boxWatch) stop() {
 	if b.observer == nil {
 		return
 	}

@@ -13,7 +13,7 @@ func (c *Charts) OnNav(ctx app.Context) {
 }
 
 func (c *Charts) Render() app.UI {
-	return frame(ChartsPath,
+	return shell(ChartsPath,
 		app.H1().Text("Charts"),
 		app.Ul().Class("chart-list").Body(
 			app.Li().Class("card").Body(

@@ -15,51 +15,121 @@ const (
 	statusID = "status"
 )
 
-// controls: scenario, run commands, series filter, status. go-app keeps an
+// Controls: scenario, run commands, series filter, status, each a
+// component drawn again only when its inputs change. go-app keeps an
 // element's first handler when a new one comes from the same code, so
 // handlers here capture nothing that changes.
-func controls(m core.Model, scenarios catalogue.Catalogue, ready bool, send func(core.Msg)) app.UI {
-	_, active := core.ActiveRun(m.Lifecycle)
-	_, failed := m.Lifecycle.(core.Failed)
+type Controls struct {
+	app.Compo
+	Scenario   string
+	Scenarios  catalogue.Catalogue
+	Ready      bool // the client is mounted: a click cannot be lost
+	Lifecycle  core.Lifecycle
+	StreamOpen bool // the run's connection is open
+	Accepted   int
+	Filter     core.Filter
+
+	send func(core.Msg)
+}
+
+func (c *Controls) Render() app.UI {
+	_, active := core.ActiveRun(c.Lifecycle)
+	_, failed := c.Lifecycle.(core.Failed)
 	return app.Div().Class("controls").Body(
-		app.Div().Class("group", "scenario-pick").Body(
-			app.Label().For("scenario").Text("Scenario"),
-			// The value follows the Model (go-app sets it as the property),
-			// so Recover shows normal without writing to the DOM itself.
-			app.Select().ID("scenario").Attr("value", m.Scenario).Aria("describedby", "scenario-says").
-				OnChange(func(ctx app.Context, e app.Event) { send(core.ChoseScenario{Name: ctx.JSSrc().Get("value").String()}) }).
-				Body(
-					app.Range(catalogue.Groups).Slice(func(i int) app.UI {
-						return scenarioGroup(catalogue.Groups[i], scenarios, m.Scenario)
-					}),
-				),
-			scenarioLine(scenarios, m.Scenario),
+		&ScenarioPick{Chosen: c.Scenario, Scenarios: c.Scenarios, send: c.send},
+		&RunButtons{Ready: c.Ready, Active: active, Failed: failed, send: c.send},
+		&FilterButtons{Filter: c.Filter, send: c.send},
+		&RunState{Lifecycle: c.Lifecycle, StreamOpen: c.StreamOpen, Accepted: c.Accepted},
+	)
+}
+
+// RunButtons are Run, Cancel and Recover.
+type RunButtons struct {
+	app.Compo
+	Ready  bool // the client is mounted: a click cannot be lost
+	Active bool // a run is open: Cancel
+	Failed bool // a run failed: Recover
+
+	send func(core.Msg)
+}
+
+func (b *RunButtons) Render() app.UI {
+	send := b.send
+	return app.Div().Class("group").Body(
+		// Disabled until the client is ready, so that no click is lost.
+		button("Run", "primary", !b.Ready, func(app.Context, app.Event) { send(core.ClickedRun{}) }).ID(runID),
+		button("Cancel", "", !b.Active, func(app.Context, app.Event) { send(core.ClickedCancel{}) }),
+		button("Recover", "", !b.Failed, func(app.Context, app.Event) { send(core.ClickedRecover{}) }),
+		app.If(!b.Ready, func() app.UI { return app.Span().Class("loading").Text("Loading…") }),
+	)
+}
+
+// FilterButtons choose the series shown.
+type FilterButtons struct {
+	app.Compo
+	Filter core.Filter
+
+	send func(core.Msg)
+}
+
+func (b *FilterButtons) Render() app.UI {
+	send := b.send
+	return app.Div().Class("group", "segmented").Role("group").Aria("label", "Series filter").Body(
+		app.Range(core.Filters).Slice(func(i int) app.UI {
+			f := core.Filters[i]
+			return app.Button().Type("button").
+				Aria("pressed", b.Filter == f).
+				OnClick(func(app.Context, app.Event) { send(core.ClickedFilter{Filter: f}) }, app.EventScope(string(f))).
+				Text(string(f))
+		}),
+	)
+}
+
+// RunState is the status word, who ended the run, the accepted count and
+// the run's detail: what changes with most events.
+type RunState struct {
+	app.Compo
+	Lifecycle  core.Lifecycle
+	StreamOpen bool
+	Accepted   int
+}
+
+func (r *RunState) Render() app.UI {
+	return app.Div().Class("group", "run-state").Body(
+		// Focusable from code: where focus goes when nothing else can take it.
+		app.P().Class("status", statusClass(r.Lifecycle)).Body(
+			app.Span().ID(statusID).TabIndex(-1).Role("status").Text(r.Lifecycle.String()),
+			app.If(who(r.Lifecycle) != "", func() app.UI { return app.Span().Class("who").Text(" · " + who(r.Lifecycle)) }),
 		),
-		app.Div().Class("group").Body(
-			// Disabled until the client is ready, so that no click is lost.
-			button("Run", "primary", !ready, func(app.Context, app.Event) { send(core.ClickedRun{}) }).ID(runID),
-			button("Cancel", "", !active, func(app.Context, app.Event) { send(core.ClickedCancel{}) }),
-			button("Recover", "", !failed, func(app.Context, app.Event) { send(core.ClickedRecover{}) }),
-			app.If(!ready, func() app.UI { return app.Span().Class("loading").Text("Loading…") }),
-		),
-		app.Div().Class("group", "segmented").Role("group").Aria("label", "Series filter").Body(
-			app.Range(core.Filters).Slice(func(i int) app.UI {
-				f := core.Filters[i]
-				return app.Button().Type("button").
-					Aria("pressed", m.Filter == f).
-					OnClick(func(app.Context, app.Event) { send(core.ClickedFilter{Filter: f}) }, app.EventScope(string(f))).
-					Text(string(f))
-			}),
-		),
-		app.Div().Class("group", "run-state").Body(
-			// Focusable from code: where focus goes when nothing else can take it.
-			app.P().Class("status", statusClass(m.Lifecycle)).Body(
-				app.Span().ID(statusID).TabIndex(-1).Role("status").Text(m.Lifecycle.String()),
-				app.If(who(m.Lifecycle) != "", func() app.UI { return app.Span().Class("who").Text(" · " + who(m.Lifecycle)) }),
+		app.P().Class("accepted").Aria("live", "polite").Text(fmt.Sprintf("Accepted updates: %d", r.Accepted)),
+		app.P().Class("run-detail").Aria("live", "polite").Text(runDetail(r.Lifecycle, r.StreamOpen)),
+	)
+}
+
+// ScenarioPick is the Scenario select and the line under it, drawn again
+// only when the choice changes.
+type ScenarioPick struct {
+	app.Compo
+	Chosen    string
+	Scenarios catalogue.Catalogue
+
+	send func(core.Msg)
+}
+
+func (p *ScenarioPick) Render() app.UI {
+	send := p.send
+	return app.Div().Class("group", "scenario-pick").Body(
+		app.Label().For("scenario").Text("Scenario"),
+		// The value follows the Model (go-app sets it as the property), so
+		// Recover shows normal without writing to the DOM itself.
+		app.Select().ID("scenario").Attr("value", p.Chosen).Aria("describedby", "scenario-says").
+			OnChange(func(ctx app.Context, e app.Event) { send(core.ChoseScenario{Name: ctx.JSSrc().Get("value").String()}) }).
+			Body(
+				app.Range(catalogue.Groups).Slice(func(i int) app.UI {
+					return scenarioGroup(catalogue.Groups[i], p.Scenarios, p.Chosen)
+				}),
 			),
-			app.P().Class("accepted").Aria("live", "polite").Text(fmt.Sprintf("Accepted updates: %d", m.Accepted)),
-			app.P().Class("run-detail").Aria("live", "polite").Text(runDetail(m)),
-		),
+		scenarioLine(p.Scenarios, p.Chosen),
 	)
 }
 
@@ -160,9 +230,9 @@ func who(l core.Lifecycle) string {
 // runDetail says which run the status is about, why it stopped, and
 // whether its stream is still open: events after the end can still fail
 // it (events/lifecycle).
-func runDetail(m core.Model) string {
-	detail := runEnd(m.Lifecycle)
-	if _, active := core.ActiveRun(m.Lifecycle); !active && m.Connection != 0 {
+func runDetail(l core.Lifecycle, streamOpen bool) string {
+	detail := runEnd(l)
+	if _, active := core.ActiveRun(l); !active && streamOpen {
 		detail += " · stream still open"
 	}
 	return detail

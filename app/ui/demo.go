@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/agent-analysis/agent-analysis/app/catalogue"
+	"github.com/agent-analysis/agent-analysis/app/chart"
 	"github.com/agent-analysis/agent-analysis/app/core"
 	"github.com/agent-analysis/agent-analysis/app/effects"
 )
@@ -25,13 +26,14 @@ type Demo struct {
 	model     core.Model
 	scenarios catalogue.Catalogue // what the Scenario select offers
 	path      string
-	ctx      app.Context     // the OnMount context: Dispatch needs a mounted source
-	runner   *effects.Runner // performs Update's Cmds; nil until mounted in the browser
-	pageHide app.Func        // leaving the page ends the run, through Update
+	ctx       app.Context     // the OnMount context: Dispatch needs a mounted source
+	runner    *effects.Runner // performs Update's Cmds; nil until mounted in the browser
+	pageHide  app.Func        // leaving the page ends the run, through Update
 
-	chartWidth float64  // the chart's box, as the browser measured it
-	chartBox   chartBox // reports changes of that width
-	refocusing bool     // a focus check is due after this frame's render
+	table      *ServiceTable // the table in the page, for focus to find rows
+	chartWidth float64       // the chart's box, as the browser measured it
+	chartBox   boxWatch      // reports changes of that width
+	refocusing bool          // a focus check is due after this frame's render
 }
 
 func newDemo(scenarios catalogue.Catalogue) func() app.Composer {
@@ -65,7 +67,7 @@ func (d *Demo) OnMount(ctx app.Context) {
 	app.Window().Call("addEventListener", "pagehide", d.pageHide)
 	// Measured now, so that the first render in the browser draws the chart
 	// at its size.
-	d.chartWidth = d.chartBox.watch(func(width float64) {
+	d.chartWidth = d.chartBox.watch(chartBoxID, func(width, _ float64) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if width == d.chartWidth {
 				ctx.PreventUpdate()
@@ -109,7 +111,7 @@ func (d *Demo) send(msg core.Msg) {
 		before := focused()
 		d.ctx.Defer(func(app.Context) {
 			d.refocusing = false
-			before.restore()
+			before.restore(d.table)
 		})
 	}
 	var cmd core.Cmd
@@ -123,36 +125,58 @@ func (d *Demo) deliver(msg core.Msg) {
 	d.ctx.Dispatch(func(app.Context) { d.send(msg) })
 }
 
+// Render lays out the page; each part is a component that draws again
+// only when what it shows changed, so a Msg costs what it changed.
 func (d *Demo) Render() app.UI {
 	m := d.model
 	ready := d.runner != nil
-	return frame(d.path,
+	var chunks [][]core.Service
+	if m.Wire != nil {
+		chunks = m.Wire.Chunks()
+	}
+	return shell(d.path,
 		app.Div().Class("demo").DataSet("ready", ready).DataSet("thread", m.Thread).Body(
-			intro(d.path),
-			controls(m, d.scenarios, ready, d.send),
+			&Intro{Path: d.path},
+			&Controls{
+				Scenario: m.Scenario, Scenarios: d.scenarios, Ready: ready, Lifecycle: m.Lifecycle,
+				StreamOpen: m.Connection != 0, Accepted: m.Accepted, Filter: m.Filter, send: d.send,
+			},
 			app.Div().Class("layout").Body(
 				app.Section().Class("card", "chart-card").Aria("labelledby", "chart-title").Body(
 					app.H2().ID("chart-title").Text("p95 latency against volume"),
-					app.Div().ID(chartBoxID).Body(chart(m, d.chartWidth)),
-					legend(),
+					app.Div().ID(chartBoxID).Body(&Chart{
+						Chunks: chunks, HasData: m.Wire != nil, Baseline: m.Baseline,
+						Selected: m.Selected, Filter: m.Filter, Width: d.chartWidth,
+					}),
+					&Legend{},
 				),
 				app.Div().Class("side").Body(
-					alert(m),
-					inspector(m),
+					alertOf(m),
+					inspectorOf(m),
 				),
 			),
 			app.Section().Class("card").Aria("labelledby", "table-title").Body(
 				app.H2().ID("table-title").Text("Services"),
-				table(m, d.send),
+				&ServiceTable{
+					Chunks: chunks, HasData: m.Wire != nil, Baseline: m.Baseline,
+					Selected: m.Selected, Filter: m.Filter,
+					send: d.send, mounted: func(t *ServiceTable) { d.table = t },
+				},
 			),
-			activity(m),
-			wireLog(m),
+			&Activity{Entries: m.Activity},
+			&WireLog{Arrivals: m.Arrivals},
 		),
 	)
 }
 
-func intro(path string) app.UI {
-	if path == RetainedPath {
+// Intro says what the page is.
+type Intro struct {
+	app.Compo
+	Path string
+}
+
+func (in *Intro) Render() app.UI {
+	if in.Path == RetainedPath {
 		return app.Header().Class("intro").Body(
 			app.H1().Text("Retained view"),
 			app.P().Text("The same live component as the main view: moving between the two keeps the stream, "+
@@ -166,7 +190,10 @@ func intro(path string) app.UI {
 	)
 }
 
-func legend() app.UI {
+// Legend explains the chart's symbols; it never changes.
+type Legend struct{ app.Compo }
+
+func (l *Legend) Render() app.UI {
 	return app.Ul().Class("legend").Aria("label", "Legend").Body(
 		app.Li().Body(shapeKey("Core"), app.Text("Core")),
 		app.Li().Body(shapeKey("Platform"), app.Text("Platform")),
@@ -186,7 +213,7 @@ func legend() app.UI {
 			svg("svg").Class("key", "budget-key").Attr("viewBox", "0 0 16 16").Aria("hidden", true).Body(
 				svg("line").Attr("x1", "0").Attr("y1", "8").Attr("x2", "16").Attr("y2", "8"),
 			),
-			app.Text(fmt.Sprintf("%d ms p95 budget: illustrative, not an SLO", BudgetMs)),
+			app.Text(fmt.Sprintf("%d ms p95 budget: illustrative, not an SLO", chart.BudgetMs)),
 		),
 	)
 }

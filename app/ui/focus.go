@@ -27,10 +27,10 @@ func focused() focusTarget {
 }
 
 // restore runs after the render: focus goes back to the same service's
-// row (else the table's tab stop); from a control that can no longer be
-// used, it goes to Run (else the status line). Where the user has moved
-// on, it does nothing.
-func (f focusTarget) restore() {
+// row, wherever the list now has it (else the table's tab stop); from a
+// control that can no longer be used, it goes to Run (else the status
+// line). Where the user has moved on, it does nothing.
+func (f focusTarget) restore(table *ServiceTable) {
 	doc := app.Window().Get("document")
 	active := doc.Get("activeElement")
 	lost := !active.Truthy() || active.Equal(doc.Get("body"))
@@ -40,7 +40,10 @@ func (f focusTarget) restore() {
 		if onRow == f.service || (!lost && onRow == "") {
 			return
 		}
-		focusFirst(rowOf(f.service), doc.Call("querySelector", `tbody tr[tabindex="0"]`), doc.Call("getElementById", statusID))
+		if table != nil && table.FocusService(f.service) {
+			return
+		}
+		focusFirst(doc.Call("querySelector", `tbody tr[tabindex="0"]`), doc.Call("getElementById", statusID))
 	case f.control != nil:
 		usable := f.control.Get("isConnected").Bool() && !f.control.Get("disabled").Truthy()
 		if usable || !(lost || active.Equal(f.control)) {

@@ -8,18 +8,25 @@ import (
 	core "github.com/agent-analysis/agent-analysis/app/core"
 )
 
-// inspector shows the selected service against its baseline.
-func inspector(m core.Model) app.UI {
+// Inspector shows the selected service against its baseline.
+type Inspector struct {
+	app.Compo
+	Service  core.Service
+	Selected bool // a service is selected and shown
+	Base     core.Service
+	HasBase  bool
+}
+
+func (in *Inspector) Render() app.UI {
 	var body app.UI = app.P().Class("hint").Text("Select a service in the table to compare it with the run's baseline.")
-	if s, ok := selected(m); ok {
-		base, hasBase := m.BaselineOf(s.ID)
+	if s := in.Service; in.Selected {
 		body = app.Dl().Body(
 			app.Dt().Text("Service"),
 			app.Dd().Body(shapeKey(s.Series), app.Text(s.Name+" · "+string(s.Series))),
 			app.Dt().Text("p95 latency"),
-			app.Dd().Text(compare(base.Latency, s.Latency, "ms", hasBase)),
+			app.Dd().Text(compare(in.Base.Latency, s.Latency, "ms", in.HasBase)),
 			app.Dt().Text("Volume"),
-			app.Dd().Text(compare(base.Volume, s.Volume, "rpm", hasBase)),
+			app.Dd().Text(compare(in.Base.Volume, s.Volume, "rpm", in.HasBase)),
 		)
 	}
 	return app.Section().Class("card", "inspector").Aria("labelledby", "inspector-title").Body(
@@ -28,11 +35,17 @@ func inspector(m core.Model) app.UI {
 	)
 }
 
-func selected(m core.Model) (core.Service, bool) {
+// inspectorOf is the Inspector for a model.
+func inspectorOf(m core.Model) *Inspector {
 	if m.Selected == "" || m.Wire == nil {
-		return core.Service{}, false
+		return &Inspector{}
 	}
-	return m.Wire.Find(m.Selected)
+	s, ok := m.Wire.Find(m.Selected)
+	if !ok {
+		return &Inspector{}
+	}
+	base, hasBase := m.BaselineOf(s.ID)
+	return &Inspector{Service: s, Selected: true, Base: base, HasBase: hasBase}
 }
 
 // compare is "baseline → current unit, difference".
@@ -47,14 +60,34 @@ func compare(base, now float64, unit string, hasBase bool) string {
 	}
 }
 
-// alert explains why the run failed, and who ended it: the agent's own
-// report is never shown as a broken rule (events/lifecycle).
-func alert(m core.Model) app.UI {
-	f, failed := m.Lifecycle.(core.Failed)
-	if !failed {
-		return notice(m)
+// Alert explains why the run failed, and who ended it: the agent's own
+// report is never shown as a broken rule (events/lifecycle). A run that
+// ended otherwise, by the agent's choice, gets a notice.
+type Alert struct {
+	app.Compo
+	Lifecycle    core.Lifecycle
+	Rejection    core.Rejection // the run's refused update, if one ended it
+	HasRejection bool
+}
+
+// alertOf is the Alert for a model.
+func alertOf(m core.Model) *Alert {
+	a := &Alert{Lifecycle: m.Lifecycle}
+	if _, failed := m.Lifecycle.(core.Failed); failed {
+		a.Rejection, a.HasRejection = m.LastRejection()
 	}
-	if r, ok := m.LastRejection(); ok {
+	return a
+}
+
+func (a *Alert) Render() app.UI {
+	f, failed := a.Lifecycle.(core.Failed)
+	if !failed {
+		if n := notice(a.Lifecycle); n != nil {
+			return n
+		}
+		return app.Text("") // nothing to say: no box at all
+	}
+	if r := a.Rejection; a.HasRejection {
 		return app.Div().Class("alert").Role("alert").Body(
 			app.H2().Text("Update refused: no measurements changed"),
 			app.P().Body(
@@ -83,8 +116,8 @@ func alert(m core.Model) app.UI {
 }
 
 // notice tells how a run ended that neither failed nor succeeded.
-func notice(m core.Model) app.UI {
-	switch l := m.Lifecycle.(type) {
+func notice(l core.Lifecycle) app.UI {
+	switch l := l.(type) {
 	case core.Cancelled:
 		if l.Cause != core.ByAgent {
 			return nil
@@ -121,15 +154,26 @@ func ruleLines(f core.Failed) app.UI {
 	)
 }
 
-// activity is the bounded log, newest first.
-func activity(m core.Model) app.UI {
-	n := len(m.Activity)
-	return app.Details().Class("card", "activity").Body(
+// Activity is the bounded log, newest first; drawn only while open.
+type Activity struct {
+	app.Compo
+	Entries []core.Entry
+
+	disclosed
+}
+
+func (a *Activity) Render() app.UI {
+	entries := a.Entries
+	if !a.open {
+		entries = nil
+	}
+	n := len(entries)
+	return app.Details().Class("card", "activity").Open(a.open).OnToggle(a.toggled).Body(
 		app.Summary().Text(fmt.Sprintf("Activity (last %d)", core.MaxActivity)),
-		app.If(n == 0, func() app.UI { return app.P().Class("hint").Text("Nothing yet.") }),
+		app.If(a.open && n == 0, func() app.UI { return app.P().Class("hint").Text("Nothing yet.") }),
 		app.Ol().Reversed(true).Body(
-			app.Range(m.Activity).Slice(func(i int) app.UI {
-				e := m.Activity[n-1-i]
+			app.Range(entries).Slice(func(i int) app.UI {
+				e := entries[n-1-i]
 				return app.Li().Class(levelClass(e.Level)).Body(
 					app.Span().Class("run").Text(e.RunID),
 					app.Text(" "+e.Text),

@@ -1,71 +1,338 @@
 package ui
 
 import (
+	"math"
+	"strconv"
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	core "github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/core"
 )
 
-// table lists the visible services as one ARIA grid: one tab stop (the
-// selected row, else the first), Up, Down, Home and End to move, Enter or
-// Space, or a click, to select.
-func table(m core.Model, send func(core.Msg)) app.UI {
-	visible := m.Visible()
-	return app.Div().Class("table-wrap").Body(
-		app.Table().Class("services").Role("grid").Aria("label", "Services").Aria("readonly", true).Body(
-			app.THead().Body(app.Tr().Body(
+// The table's scroll box, and when it virtualises.
+const (
+	tableBoxID      = "services-box"
+	virtualFrom     = 60   // a longer list scrolls in its box and only rows near the view are in the page
+	rowMargin       = 12   // rows kept in the page above and below the view
+	rowRem          = 3.75 // a virtualised row's height, in rem: room for its two lines
+	defaultViewport = 480  // the box's height until the browser has said
+)
+
+// rootFontPx is the size of a rem in CSS pixels, as the browser has it.
+func rootFontPx() float64 {
+	size := app.Window().Call("getComputedStyle", app.Window().Get("document").Get("documentElement")).Get("fontSize").String()
+	px, err := strconv.ParseFloat(strings.TrimSuffix(size, "px"), 64)
+	if err != nil || px <= 0 {
+		return 16
+	}
+	return px
+}
+
+// ServiceTable lists the visible services as one ARIA grid: one tab stop
+// (the selected row, else the first row in the page), Up, Down, Page Up,
+// Page Down, Home and End to move, Enter or Space, or a click, to select.
+// A long list is virtualised: its box scrolls, only the rows in view and
+// a margin are in the page, and aria-rowcount and aria-rowindex say where
+// they are. A row is a component, drawn again only when its service,
+// baseline, selection or tab stop changed; the handlers sit on the box,
+// not on each row.
+type ServiceTable struct {
+	app.Compo
+	Chunks   [][]core.Service // the Wire's arrays
+	HasData  bool
+	Baseline map[string]core.Service
+	Selected string
+	Filter   core.Filter
+
+	send    func(core.Msg)
+	mounted func(*ServiceTable) // tells the demo which instance is in the page
+	ctx     app.Context
+	box     boxWatch
+
+	view      rows    // the visible services, as last drawn
+	first     int     // the first row in the page
+	scrollTop float64 // the box's, as last read
+	viewport  float64 // the box's height
+	rem       float64 // CSS pixels, as the browser has it
+	pending   string  // a service to focus once its row is drawn
+	away      string  // the focused service whose row scrolled out of the page
+	above     float64 // the spacers' heights, in CSS pixels
+	below     float64
+}
+
+func (t *ServiceTable) OnMount(ctx app.Context) {
+	t.ctx = ctx
+	if t.mounted != nil {
+		t.mounted(t)
+	}
+	// The box's height whenever it changes, from the observer, so that no
+	// render makes the browser lay the page out; a row's is set in rem.
+	t.rem = rootFontPx()
+	t.box.watch(tableBoxID, func(_, height float64) {
+		ctx.Dispatch(func(ctx app.Context) {
+			t.rem = rootFontPx()
+			if height == t.viewport {
+				ctx.PreventUpdate()
+				return
+			}
+			t.viewport = height
+		})
+	})
+}
+
+func (t *ServiceTable) OnDismount() { t.box.stop() }
+
+func (t *ServiceTable) Render() app.UI {
+	t.view = visibleRows(t.Chunks, t.Filter)
+	n := t.view.Len()
+	virtual := n > virtualFrom
+	first, last := 0, n
+	if virtual {
+		first, last = t.window(n)
+	}
+	t.first = first
+	stop := first
+	if i := t.view.Index(t.Selected); i >= first && i < last {
+		stop = i
+	}
+	rowsUI := make([]app.UI, 0, last-first+2)
+	if first > 0 {
+		rowsUI = append(rowsUI, spacer("above"))
+	}
+	for i := first; i < last; i++ {
+		s := t.view.At(i)
+		base, hasBase := t.Baseline[s.ID]
+		rowsUI = append(rowsUI, &ServiceRow{
+			ID: s.ID, Name: s.Name, Series: s.Series, Volume: s.Volume, Latency: s.Latency,
+			BaseVolume: base.Volume, BaseLatency: base.Latency, HasBase: hasBase,
+			Selected: s.ID == t.Selected, TabStop: i == stop, Index: i,
+		})
+	}
+	t.above, t.below = float64(first)*t.rowPx(), float64(n-last)*t.rowPx()
+	if last < n {
+		rowsUI = append(rowsUI, spacer("below"))
+	}
+	if n == 0 {
+		rowsUI = append(rowsUI, app.Tr().Body(app.Td().ColSpan(4).Class("empty").Text(t.emptyText())))
+	}
+	box := app.Div().ID(tableBoxID).Class("table-wrap").TabIndex(-1).OnKeyDown(t.onKey).OnClick(t.onClick)
+	if virtual {
+		box = box.Class("table-wrap", "scroll").OnScroll(t.onScroll)
+		if t.ctx.Src() != nil {
+			t.ctx.Defer(t.afterRender)
+		}
+	}
+	return box.Body(
+		app.Table().Class("services").Role("grid").Aria("label", "Services").Aria("readonly", true).
+			Aria("rowcount", n+1).Body(
+			app.THead().Body(app.Tr().Aria("rowindex", 1).Body(
 				app.Th().Scope("col").Text("Service"),
 				app.Th().Scope("col").Class("num").Text("Volume (rpm)"),
 				app.Th().Scope("col").Class("num").Text("p95 (ms)"),
 				app.Th().Scope("col").Text("Change vs baseline"),
 			)),
-			app.TBody().Body(
-				app.If(len(visible) == 0, func() app.UI {
-					return app.Tr().Body(app.Td().ColSpan(4).Class("empty").Text(emptyTable(m)))
-				}),
-				app.Range(visible).Slice(func(i int) app.UI { return row(m, visible[i], tabStop(m, visible) == i, send) }),
-			),
+			app.TBody().Body(rowsUI...),
 		),
 	)
 }
 
-func emptyTable(m core.Model) string {
-	if m.Wire == nil {
+func (t *ServiceTable) emptyText() string {
+	if !t.HasData {
 		return "No data yet."
 	}
-	return "No " + string(m.Filter) + " services in the data."
+	return "No " + string(t.Filter) + " services in the data."
 }
 
-// tabStop is the one row Tab reaches: the selected one, else the first.
-func tabStop(m core.Model, visible []core.Service) int {
-	for i, s := range visible {
-		if s.ID == m.Selected {
-			return i
+// spacer stands for rows not in the page, so that the box scrolls as if
+// they were. Its height is set after the render, through the CSSOM: the
+// page's Content-Security-Policy allows no style attribute.
+func spacer(where string) app.UI {
+	return app.Tr().Class("spacer", where).Aria("hidden", true).Body(app.Td().ColSpan(4))
+}
+
+func (t *ServiceTable) rowPx() float64 {
+	if t.rem > 0 {
+		return rowRem * t.rem
+	}
+	return rowRem * 16
+}
+
+// window is the rows in the page: those in view, and a margin.
+func (t *ServiceTable) window(n int) (first, last int) {
+	view := t.viewport
+	if view <= 0 {
+		view = defaultViewport
+	}
+	first = max(0, int(t.scrollTop/t.rowPx())-rowMargin)
+	last = min(n, first+int(math.Ceil(view/t.rowPx()))+2*rowMargin)
+	return max(0, min(first, last-1)), last
+}
+
+// afterRender puts focus back on the service that had it: one waiting for
+// its row (a key moved past the page), or one whose row scrolled out of
+// the page and back.
+func (t *ServiceTable) afterRender(ctx app.Context) {
+	box := app.Window().GetElementByID(tableBoxID)
+	if !box.Truthy() {
+		return
+	}
+	for where, height := range map[string]float64{"above": t.above, "below": t.below} {
+		if cell := box.Call("querySelector", "tr.spacer."+where+" td"); cell.Truthy() {
+			cell.Get("style").Set("height", fixed(height)+"px")
 		}
 	}
-	return 0
+	for _, id := range []string{t.pending, t.away} {
+		if id == "" {
+			continue
+		}
+		if row := rowOf(id); row.Truthy() {
+			if id == t.away && !focusIsLost(box) {
+				t.away = "" // the user moved on meanwhile
+				continue
+			}
+			row.Call("focus")
+			t.pending, t.away = "", ""
+			return
+		}
+	}
+	if t.away != "" && focusIsLost(box) {
+		box.Call("focus") // keys go on from the service whose row left the page
+	}
 }
 
-func row(m core.Model, s core.Service, tabStop bool, send func(core.Msg)) app.UI {
-	selected := s.ID == m.Selected
-	base, hasBase := m.BaselineOf(s.ID)
-	id := s.ID
+// focusIsLost: nothing has focus, or the box holds it for a row.
+func focusIsLost(box app.Value) bool {
+	doc := app.Window().Get("document")
+	active := doc.Get("activeElement")
+	return !active.Truthy() || active.Equal(doc.Get("body")) || active.Equal(box)
+}
+
+func (t *ServiceTable) onScroll(ctx app.Context, e app.Event) {
+	box := e.Get("currentTarget")
+	t.scrollTop, t.viewport = box.Get("scrollTop").Float(), box.Get("clientHeight").Float()
+	if id := rowService(app.Window().Get("document").Get("activeElement")); id != "" {
+		t.away = id // if its row leaves the page, focus comes back to it
+	}
+	if first, _ := t.window(t.view.Len()); first == t.first {
+		ctx.PreventUpdate()
+	}
+}
+
+func (t *ServiceTable) onClick(ctx app.Context, e app.Event) {
+	if id := rowService(e.Get("target").Call("closest", "tr")); id != "" {
+		t.send(core.ClickedService{ID: id}) // the demo draws what it changed
+		return
+	}
+	ctx.PreventUpdate()
+}
+
+// onKey moves between rows and selects, from the focused row, or from the
+// service whose row left the page while it had focus.
+func (t *ServiceTable) onKey(ctx app.Context, e app.Event) {
+	id := rowService(e.Get("target").Call("closest", "tr"))
+	if id == "" {
+		id = t.away
+	}
+	at := t.view.Index(id)
+	if at < 0 {
+		ctx.PreventUpdate()
+		return
+	}
+	page := max(1, int(t.viewport/t.rowPx())-1)
+	target := at
+	switch e.Get("key").String() {
+	case "Enter", " ":
+		e.PreventDefault()                  // Space would scroll the page
+		t.send(core.ClickedService{ID: id}) // the demo draws what it changed
+		return
+	case "ArrowDown":
+		target = at + 1
+	case "ArrowUp":
+		target = at - 1
+	case "PageDown":
+		target = at + page
+	case "PageUp":
+		target = at - page
+	case "Home":
+		target = 0
+	case "End":
+		target = t.view.Len() - 1
+	default:
+		ctx.PreventUpdate()
+		return
+	}
+	ctx.PreventUpdate() // moving focus changes no input of any component
+	e.PreventDefault()
+	t.focusRow(min(max(target, 0), t.view.Len()-1))
+}
+
+// focusRow moves focus to the row at index i, scrolling it into the page
+// first when it is not there.
+func (t *ServiceTable) focusRow(i int) {
+	id := t.view.At(i).ID
+	if row := rowOf(id); row.Truthy() {
+		row.Call("focus")
+		return
+	}
+	t.reveal(i)
+}
+
+// reveal scrolls the box so that row i is in the middle of the view, and
+// focuses it once drawn.
+func (t *ServiceTable) reveal(i int) {
+	box := app.Window().GetElementByID(tableBoxID)
+	t.pending = t.view.At(i).ID
+	t.scrollTop = max(0, float64(i)*t.rowPx()-t.viewport/2)
+	if box.Truthy() {
+		box.Set("scrollTop", t.scrollTop)
+	}
+	t.ctx.Dispatch(nil)
+}
+
+// FocusService puts focus on a service's row, wherever it is in the list;
+// false when the list does not have it.
+func (t *ServiceTable) FocusService(id string) bool {
+	i := t.view.Index(id)
+	if i < 0 {
+		return false
+	}
+	t.focusRow(i)
+	return true
+}
+
+// ServiceRow is one service's row. Its fields are plain values: go-app
+// compares them before drawing the row again.
+type ServiceRow struct {
+	app.Compo
+	ID, Name                string
+	Series                  core.Series
+	Volume, Latency         float64
+	BaseVolume, BaseLatency float64
+	HasBase                 bool
+	Selected                bool
+	TabStop                 bool
+	Index                   int // in the visible list
+}
+
+func (r *ServiceRow) Render() app.UI {
+	s := core.Service{ID: r.ID, Name: r.Name, Series: r.Series, Volume: r.Volume, Latency: r.Latency}
+	base := core.Service{ID: r.ID, Name: r.Name, Series: r.Series, Volume: r.BaseVolume, Latency: r.BaseLatency}
 	tabIndex := -1
-	if tabStop {
+	if r.TabStop {
 		tabIndex = 0
 	}
 	return app.Tr().
 		TabIndex(tabIndex).
 		DataSet("service-id", s.ID).
-		Aria("selected", selected).
-		OnClick(func(ctx app.Context, e app.Event) { send(core.ClickedService{ID: id}) }, app.EventScope(id)).
-		OnKeyDown(func(ctx app.Context, e app.Event) { rowKey(e, id, send) }, app.EventScope(id)).
+		Aria("rowindex", r.Index+2).
+		Aria("selected", r.Selected).
 		Body(
 			app.Th().Scope("row").Body(
-				shapeKey(s.Series), app.Text(s.Name),
+				shapeKey(s.Series), app.Span().Class("name").Text(s.Name),
 				app.Span().Class("series").Body(
 					app.Text(string(s.Series)),
-					app.If(selected, func() app.UI {
+					app.If(r.Selected, func() app.UI {
 						// A cue beyond colour, with a separator in its text.
 						return app.Span().Class("selected-cue").Body(app.Span().Class("visually-hidden").Text(", "), app.Text("selected"))
 					}),
@@ -73,28 +340,58 @@ func row(m core.Model, s core.Service, tabStop bool, send func(core.Msg)) app.UI
 			),
 			app.Td().Class("num").Text(num(s.Volume)),
 			app.Td().Class("num").Text(num(s.Latency)),
-			app.Td().Class(changeClass(s, base, hasBase)).Text(change(s, base, hasBase)),
+			app.Td().Class(changeClass(s, base, r.HasBase)).Text(change(s, base, r.HasBase)),
 		)
 }
 
-func rowKey(e app.Event, id string, send func(core.Msg)) {
-	switch e.Get("key").String() {
-	case "Enter", " ":
-		e.PreventDefault() // Space would scroll the page
-		send(core.ClickedService{ID: id})
-	case "ArrowDown":
-		e.PreventDefault()
-		focusFirst(e.Get("currentTarget").Get("nextElementSibling"))
-	case "ArrowUp":
-		e.PreventDefault()
-		focusFirst(e.Get("currentTarget").Get("previousElementSibling"))
-	case "Home":
-		e.PreventDefault()
-		focusFirst(e.Get("currentTarget").Get("parentElement").Get("firstElementChild"))
-	case "End":
-		e.PreventDefault()
-		focusFirst(e.Get("currentTarget").Get("parentElement").Get("lastElementChild"))
+// rows is the visible services: every service of the Wire's arrays, or
+// those of one series, in order, without copying them.
+type rows struct {
+	chunks [][]core.Service
+	at     []int32 // positions of the visible services; nil when all are
+	n      int
+}
+
+func visibleRows(chunks [][]core.Service, f core.Filter) rows {
+	v := rows{chunks: chunks}
+	pos := 0
+	for _, chunk := range chunks {
+		for _, s := range chunk {
+			if f == core.All {
+				v.n++
+			} else if f.Admits(s) {
+				v.at = append(v.at, int32(pos))
+			}
+			pos++
+		}
 	}
+	if f != core.All {
+		v.n = len(v.at)
+	}
+	return v
+}
+
+func (v rows) Len() int { return v.n }
+
+func (v rows) At(i int) core.Service {
+	p := i
+	if v.at != nil {
+		p = int(v.at[i])
+	}
+	return v.chunks[p/core.ChunkSize][p%core.ChunkSize]
+}
+
+// Index is the position of a service in the list, -1 if it is not there.
+func (v rows) Index(id string) int {
+	if id == "" {
+		return -1
+	}
+	for i := range v.n {
+		if v.At(i).ID == id {
+			return i
+		}
+	}
+	return -1
 }
 
 func changeClass(s, base core.Service, hasBase bool) string {

@@ -5,6 +5,9 @@
 package ui
 
 import (
+	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,6 +15,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/agent-analysis/agent-analysis/app/catalogue"
+	"github.com/agent-analysis/agent-analysis/app/chart"
 	"github.com/agent-analysis/agent-analysis/app/core"
 	"github.com/agent-analysis/agent-analysis/app/effects"
 	"github.com/agent-analysis/agent-analysis/fixtures"
@@ -310,10 +314,13 @@ func must(s string, _ bool) string { return s }
 // A crowd of marks is drawn whole, without names (a hostile agent may send
 // thousands of services).
 func TestChartDrawsACrowd(t *testing.T) {
-	doc := render(t, crowd(maxLabels+6))
-	marks := find(doc, func(n *html.Node) bool { return n.Data == "g" && must(attr(n, "data-service-id")) != "" })
-	if len(marks) != maxLabels+6 {
-		t.Errorf("%d marks drawn, want %d", len(marks), maxLabels+6)
+	n := chart.MaxLabels + 6
+	doc := render(t, crowdModels(t, n, 0)[0])
+	chart := one(t, doc, "the chart", has("class", "chart"))
+	// One element per mark: a crowd's is its bare shape.
+	marks := find(chart, func(n *html.Node) bool { return must(attr(n, "data-service-id")) != "" })
+	if len(marks) != n {
+		t.Errorf("%d marks drawn, want %d", len(marks), n)
 	}
 	if n := len(find(doc, has("class", "label"))); n != 0 {
 		t.Errorf("%d names written in a crowd", n)
@@ -323,8 +330,47 @@ func TestChartDrawsACrowd(t *testing.T) {
 	}
 }
 
-// The Wire disclosure lists a normal run's six frames as applied, and an
-// invalid run's rejected frame.
+// A long list is virtualised: the grid says how many rows it has, the
+// rows in the page say where they are, and spacers stand for the others.
+func TestTableOfACrowd(t *testing.T) {
+	doc := render(t, crowdModels(t, 1000, 0)[0])
+	grid := one(t, doc, "the grid", has("role", "grid"))
+	if got := must(attr(grid, "aria-rowcount")); got != "1001" {
+		t.Errorf("aria-rowcount %s", got)
+	}
+	rows := find(grid, has("data-service-id", ""))
+	if len(rows) < 20 || len(rows) > 100 {
+		t.Fatalf("%d rows in the page", len(rows))
+	}
+	for i, r := range rows {
+		if got := must(attr(r, "aria-rowindex")); got != strconv.Itoa(i+2) {
+			t.Fatalf("row %d has aria-rowindex %s", i, got)
+		}
+	}
+	if got := must(attr(rows[0], "tabindex")); got != "0" {
+		t.Errorf("the first row's tabindex %s", got)
+	}
+	spacers := find(grid, has("class", "spacer below"))
+	if len(spacers) != 1 || must(attr(spacers[0], "aria-hidden")) != "true" {
+		t.Errorf("%d spacers", len(spacers))
+	}
+	if box := one(t, doc, "the table's box", has("id", tableBoxID)); !strings.Contains(must(attr(box, "class")), "scroll") {
+		t.Error("a long table does not scroll in its box")
+	}
+}
+
+// renderWire is the Wire disclosure of a model, opened.
+func renderWire(t *testing.T, m core.Model) *html.Node {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(app.HTMLString(&WireLog{Arrivals: m.Arrivals, disclosed: disclosed{open: true}})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// The Wire disclosure lists a normal run's six events as applied, and an
+// invalid run's refused one; closed, it draws none.
 func TestWireDisclosure(t *testing.T) {
 	verdicts := func(doc *html.Node) []string {
 		var out []string
@@ -333,14 +379,17 @@ func TestWireDisclosure(t *testing.T) {
 		}
 		return out
 	}
-	normal := render(t, modelAfter(t, "normal", 6))
+	if got := verdicts(render(t, modelAfter(t, "normal", 6))); len(got) != 0 {
+		t.Errorf("closed, the Wire draws %v", got)
+	}
+	normal := renderWire(t, modelAfter(t, "normal", 6))
 	if got := verdicts(normal); strings.Join(got, ",") != "applied,applied,applied,applied,applied,applied" {
 		t.Errorf("normal: %v", got)
 	}
 	if pre := find(normal, tag("pre")); len(pre) != 6 || !strings.Contains(text(pre[1]), `"snapshot": {`) {
 		t.Errorf("the snapshot's JSON is not shown pretty-printed")
 	}
-	invalid := render(t, modelAfter(t, "invalid", 4))
+	invalid := renderWire(t, modelAfter(t, "invalid", 4))
 	if got := verdicts(invalid); strings.Join(got, ",") != "applied,applied,applied,refused" {
 		t.Errorf("invalid: %v", got)
 	}
@@ -405,7 +454,7 @@ func TestEveryScriptExplainsItsEnd(t *testing.T) {
 				t.Errorf("%d notices", len(notices))
 			}
 			if s.Group == fixtures.Warn && s.Outcome.Status == "Completed" {
-				warned := find(doc, has("class", "frame-warnings"))
+				warned := find(renderWire(t, models[len(models)-1]), has("class", "arrival-warnings"))
 				if len(warned) == 0 || !strings.HasPrefix(text(warned[0]), "Warning: ") {
 					t.Error("no warning on the Wire")
 				}
@@ -447,5 +496,53 @@ func TestScriptsFromFilesHaveTheirGroup(t *testing.T) {
 	}
 	if says := text(one(t, doc, "the scenario line", has("id", "scenario-says"))); says != "A stream recorded from my agent." {
 		t.Errorf("scenario line %q", says)
+	}
+}
+
+// A crowd's marks are written as markup: an agent's id is text in an
+// attribute, whatever it holds. (The page is checked by its chunks alone:
+// go-app's own server-side encoder does not escape attribute values, and
+// the server only ever prerenders the page before any data.)
+func TestCrowdMarkupEscapesIDs(t *testing.T) {
+	hostile := `x"><script>alert(1)</script><g data-service-id="y` + "&amp;'"
+	services := []core.Service{
+		{ID: "a", Name: "A", Series: core.Core, Volume: 10, Latency: 20},
+		{ID: hostile, Name: "B", Series: core.Platform, Volume: 30, Latency: 40},
+	}
+	baseline := map[string]core.Service{hostile: {ID: hostile, Series: core.Platform, Volume: 1, Latency: 2}}
+	for _, chunk := range []app.UI{
+		&MarkChunk{Services: services, Filter: core.All, Width: 600},
+		&MarkChunk{Services: services, Filter: core.All, Width: 600, Selected: hostile},
+		&BaselineChunk{Services: services, Baseline: baseline, Filter: core.All, Width: 600},
+	} {
+		doc, err := html.Parse(strings.NewReader("<svg>" + app.HTMLString(chunk) + "</svg>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(find(doc, tag("script"))); n != 0 {
+			t.Fatalf("%d script elements", n)
+		}
+		var ids []string
+		for _, n := range find(doc, func(n *html.Node) bool {
+			return must(attr(n, "data-service-id")) != "" || must(attr(n, "data-baseline-for")) != ""
+		}) {
+			ids = append(ids, must(attr(n, "data-service-id"))+must(attr(n, "data-baseline-for")))
+		}
+		if len(ids) == 0 || ids[len(ids)-1] != hostile {
+			t.Errorf("ids %q", ids)
+		}
+	}
+}
+
+// The stylesheet gives a virtualised row the height the table places rows
+// by.
+func TestRowHeightMatchesTheStylesheet(t *testing.T) {
+	css, err := os.ReadFile("../../web/agent-analysis.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("tbody tr[data-service-id] { height: %grem; } /* ui.rowRem */", rowRem)
+	if !strings.Contains(string(css), want) {
+		t.Errorf("the stylesheet lacks %q", want)
 	}
 }

@@ -10,22 +10,52 @@ import (
 	"github.com/agent-analysis/agent-analysis/app/core"
 )
 
-// wireLog is the Wire disclosure: the events this run received, newest
+// WireLog is the Wire disclosure: the events this run received, newest
 // last, each with what the client did with it, what the engine warned
-// about, and its JSON.
-func wireLog(m core.Model) app.UI {
-	return app.Details().Class("card", "wire").Body(
+// about, and its JSON. Closed, it draws nothing but its summary: a stream
+// costs the page nothing here until someone looks.
+type WireLog struct {
+	app.Compo
+	Arrivals []core.Arrival
+
+	disclosed
+}
+
+func (w *WireLog) Render() app.UI {
+	arrivals := w.Arrivals
+	return app.Details().Class("card", "wire").Open(w.open).OnToggle(w.toggled).Body(
 		app.Summary().Text(fmt.Sprintf("Wire (this run's events, last %d)", core.MaxArrivals)),
-		app.If(len(m.Arrivals) == 0, func() app.UI { return app.P().Class("hint").Text("No events yet: press Run.") }),
-		app.Ol().Class("frames").Body(
-			app.Range(m.Arrivals).Slice(func(i int) app.UI { return arrivalItem(m.Arrivals[i]) }),
-		),
+		app.If(w.open && len(arrivals) == 0, func() app.UI { return app.P().Class("hint").Text("No events yet: press Run.") }),
+		app.If(w.open, func() app.UI {
+			return app.Ol().Class("arrivals").Body(
+				app.Range(arrivals).Slice(func(i int) app.UI { return &ArrivalItem{Arrival: arrivals[i]} }),
+			)
+		}),
 	)
 }
 
-func arrivalItem(a core.Arrival) app.UI {
-	return app.Li().Class("frame", verdictClass(a.Verdict)).DataSet("verdict", string(a.Verdict)).Body(
-		app.P().Class("frame-head").Body(
+// disclosed is the state of a <details> that draws its content only while
+// open: closed, what it lists costs the page nothing.
+type disclosed struct{ open bool }
+
+func (d *disclosed) toggled(ctx app.Context, e app.Event) {
+	if open := ctx.JSSrc().Get("open").Bool(); open != d.open {
+		d.open = open
+		return
+	}
+	ctx.PreventUpdate()
+}
+
+// ArrivalItem is one event of the Wire disclosure.
+type ArrivalItem struct {
+	app.Compo
+	Arrival core.Arrival
+}
+
+func (item *ArrivalItem) Render() app.UI {
+	a := item.Arrival
+	return app.Li().Class("arrival", verdictClass(a.Verdict)).DataSet("verdict", string(a.Verdict)).Body(
+		app.P().Class("arrival-head").Body(
 			app.Span().Class("seq").Text(fmt.Sprintf("#%d", a.Seq)),
 			app.Text(fmt.Sprintf(" · %.2f s · ", a.At.Seconds())),
 			app.Strong().Text(a.Type),
@@ -33,7 +63,7 @@ func arrivalItem(a core.Arrival) app.UI {
 			app.Span().Class("verdict").Text(string(a.Verdict)),
 		),
 		app.If(len(a.Warnings) > 0, func() app.UI {
-			return app.Ul().Class("frame-warnings").Body(
+			return app.Ul().Class("arrival-warnings").Body(
 				app.Range(a.Warnings).Slice(func(i int) app.UI { return app.Li().Text("Warning: " + a.Warnings[i]) }),
 			)
 		}),

@@ -1,4 +1,8 @@
-package ui
+// Package chart is the scatter chart's geometry, apart from any drawing:
+// the area for a box's width, the scales, each service's mark, and where
+// text goes so that nothing collides. It is pure and tested natively; the
+// ui package draws what it decides.
+package chart
 
 import (
 	"math"
@@ -18,8 +22,8 @@ const BudgetMs = 100
 // Text sizes in the chart, in CSS pixels: the chart is drawn at the size
 // it is shown, so these are what a reader sees.
 const (
-	tickSize   = 12
-	axisSize   = 13
+	TickSize   = 12
+	AxisSize   = 13
 	labelSize  = 13 // a mark's name, bold
 	budgetSize = 12
 	emptySize  = 14
@@ -30,7 +34,7 @@ const (
 	defaultWidth = 640 // until the browser has measured (the server's prerender)
 	minWidth     = 240
 	maxWidth     = 1200
-	compactBelow = 520 // narrower frames are shorter and tick every 500 rpm
+	compactBelow = 520 // narrower areas are shorter and tick every 500 rpm
 )
 
 // The chart's heights, in CSS pixels.
@@ -39,16 +43,16 @@ const (
 	compactHeight = 300
 )
 
-// Frame is the chart's drawing area for one width, in CSS pixels. The SVG's
+// Area is the chart's drawing area for one width, in CSS pixels. The SVG's
 // viewBox is the width of the box it sits in, measured in the browser, so
 // nothing is scaled: 12 px text is 12 px on a phone and on a desktop.
-type Frame struct {
+type Area struct {
 	Width, Height float64
 	X, Y          Scale
 }
 
-// NewFrame lays the chart out for a box this wide.
-func NewFrame(width float64) Frame {
+// NewArea lays the chart out for a box this wide.
+func NewArea(width float64) Area {
 	if !(width > 0) { // NaN too: nothing measured
 		width = defaultWidth
 	}
@@ -58,7 +62,7 @@ func NewFrame(width float64) Frame {
 		height, left, xDomain.Step = compactHeight, 52, 500
 	}
 	const top, right, bottom = 14, 24, 44
-	return Frame{
+	return Area{
 		Width: w, Height: height,
 		X: Scale{Domain: xDomain, From: left, To: w - right},
 		Y: Scale{Domain: latencyDomain, From: height - bottom, To: top},
@@ -66,7 +70,7 @@ func NewFrame(width float64) Frame {
 }
 
 // Plot is the area inside the axes, where marks and their labels go.
-func (f Frame) Plot() Box { return Box{X0: f.X.From, Y0: f.Y.To, X1: f.X.To, Y1: f.Y.From} }
+func (a Area) Plot() Box { return Box{X0: a.X.From, Y0: a.Y.To, X1: a.X.To, Y1: a.Y.From} }
 
 // Domain is a closed range of data values with a tick step.
 type Domain struct{ Min, Max, Step float64 }
@@ -113,30 +117,37 @@ type Mark struct {
 type Point struct{ X, Y float64 }
 
 // Marks places every visible service of the model.
-func Marks(m core.Model, f Frame) []Mark {
+func Marks(m core.Model, a Area) []Mark {
 	visible := m.Visible()
 	out := make([]Mark, len(visible))
 	for i, s := range visible {
-		mark := Mark{
-			Service:  s,
-			X:        f.X.Px(s.Volume),
-			Y:        f.Y.Px(s.Latency),
-			Selected: s.ID == m.Selected,
-			OffScale: f.X.Clamped(s.Volume) || f.Y.Clamped(s.Latency),
-		}
-		if b, ok := m.BaselineOf(s.ID); ok && (b.Volume != s.Volume || b.Latency != s.Latency) {
-			mark.Baseline = &Point{X: f.X.Px(b.Volume), Y: f.Y.Px(b.Latency)}
-		}
-		out[i] = mark
+		base, hasBase := m.BaselineOf(s.ID)
+		out[i] = Place(s, base, hasBase, s.ID == m.Selected, a)
 	}
 	return out
 }
 
+// Place is one service's mark, with its baseline when it has one and
+// moved from it.
+func Place(s, base core.Service, hasBase, selected bool, a Area) Mark {
+	mark := Mark{
+		Service:  s,
+		X:        a.X.Px(s.Volume),
+		Y:        a.Y.Px(s.Latency),
+		Selected: selected,
+		OffScale: a.X.Clamped(s.Volume) || a.Y.Clamped(s.Latency),
+	}
+	if hasBase && (base.Volume != s.Volume || base.Latency != s.Latency) {
+		mark.Baseline = &Point{X: a.X.Px(base.Volume), Y: a.Y.Px(base.Latency)}
+	}
+	return mark
+}
+
 // Radii of the drawn symbols, in SVG user units.
 const (
-	markRadius     = 7
-	baselineRadius = 6
-	ringRadius     = 14
+	MarkRadius     = 7
+	BaselineRadius = 6
+	RingRadius     = 14
 )
 
 // reach is how far a mark's drawing extends from its centre: the selection
@@ -144,9 +155,9 @@ const (
 func (mk Mark) reach() float64 {
 	switch {
 	case mk.Selected:
-		return ringRadius + 1.5
+		return RingRadius + 1.5
 	case mk.Service.Series == core.Platform:
-		return markRadius*1.25 + 1
+		return MarkRadius*1.25 + 1
 	}
-	return markRadius + 1
+	return MarkRadius + 1
 }

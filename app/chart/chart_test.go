@@ -1,4 +1,4 @@
-package ui
+package chart
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	core "github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/core/coretest"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
@@ -23,8 +24,8 @@ func TestTicks(t *testing.T) {
 }
 
 // The chart is drawn at the width of its box: a phone gets a compact
-// frame with fewer ticks, and nonsense widths get a usable frame.
-func TestFrames(t *testing.T) {
+// area with fewer ticks, and nonsense widths get a usable area.
+func TestAreas(t *testing.T) {
 	tests := []struct {
 		width, want float64
 		compact     bool
@@ -41,19 +42,19 @@ func TestFrames(t *testing.T) {
 		{math.Inf(1), maxWidth, false, 6},
 	}
 	for _, tt := range tests {
-		f := NewFrame(tt.width)
+		f := NewArea(tt.width)
 		compact := f.Height == compactHeight
 		if f.Width != tt.want || compact != tt.compact || len(f.X.Domain.Ticks()) != tt.xTicks {
-			t.Errorf("NewFrame(%v): width %v compact %v ticks %v", tt.width, f.Width, compact, f.X.Domain.Ticks())
+			t.Errorf("NewArea(%v): width %v compact %v ticks %v", tt.width, f.Width, compact, f.X.Domain.Ticks())
 		}
 		if p := f.Plot(); p.X0 <= 0 || p.X1 >= f.Width || p.Y0 <= 0 || p.Y1 >= f.Height {
-			t.Errorf("NewFrame(%v): the plot %+v leaves no margin in %vx%v", tt.width, p, f.Width, f.Height)
+			t.Errorf("NewArea(%v): the plot %+v leaves no margin in %vx%v", tt.width, p, f.Width, f.Height)
 		}
 	}
 }
 
 func TestScales(t *testing.T) {
-	f := NewFrame(640)
+	f := NewArea(640)
 	left, right, bottom, top := f.X.From, f.X.To, f.Y.From, f.Y.To
 	tests := []struct {
 		scale   Scale
@@ -91,7 +92,7 @@ func TestMarks(t *testing.T) {
 		"api":  {ID: "api", Volume: 1200, Latency: 60},
 	}
 	m.Selected = "api"
-	f := NewFrame(640)
+	f := NewArea(640)
 
 	marks := Marks(m, f)
 	if len(marks) != 4 || marks[0].Service.ID != "auth" || marks[1].Service.ID != "api" {
@@ -171,7 +172,7 @@ func TestLabelsAreClear(t *testing.T) {
 	}
 	for _, width := range []float64{240, 262, 332, 358, 640, 730, 1200} {
 		for _, m := range states {
-			l := Lay(m, NewFrame(width))
+			l := lay(m, NewArea(width))
 			if (l.Note != nil) != (m.Wire == nil) {
 				t.Fatalf("width %v, %d marks: note %v", width, len(l.Marks), l.Note)
 			}
@@ -184,7 +185,7 @@ func TestLabelsAreClear(t *testing.T) {
 
 // clash names the first way a layout's text collides, "" if none does.
 func clash(l Layout) string {
-	f := l.Frame
+	f := l.Area
 	yb := f.Y.Px(BudgetMs)
 	lines := []Segment{{Point{f.X.From, yb}, Point{f.X.To, yb}}}
 	var symbols []Box
@@ -192,7 +193,7 @@ func clash(l Layout) string {
 		symbols = append(symbols, around(mk.X, mk.Y, mk.reach()))
 		if b := mk.Baseline; b != nil {
 			lines = append(lines, Segment{*b, Point{mk.X, mk.Y}})
-			symbols = append(symbols, around(b.X, b.Y, baselineRadius))
+			symbols = append(symbols, around(b.X, b.Y, BaselineRadius))
 		}
 	}
 	texts := append([]Label{l.Budget}, l.Labels...)
@@ -223,12 +224,12 @@ func clash(l Layout) string {
 	return ""
 }
 
-// Beyond maxLabels marks no name is written, but every mark keeps its
+// Beyond MaxLabels marks no name is written, but every mark keeps its
 // (empty) label, so the chart still draws each one, and the budget label
 // is there.
 func TestCrowdHasNoNames(t *testing.T) {
-	l := Lay(crowd(maxLabels+1), NewFrame(730))
-	if len(l.Marks) != maxLabels+1 || len(l.Labels) != len(l.Marks) {
+	l := lay(crowd(MaxLabels+1), NewArea(730))
+	if len(l.Marks) != MaxLabels+1 || len(l.Labels) != len(l.Marks) {
 		t.Fatalf("%d marks, %d labels", len(l.Marks), len(l.Labels))
 	}
 	for i, label := range l.Labels {
@@ -256,9 +257,23 @@ func crowd(n int) core.Model {
 
 // A crowd where no label finds a free place: every candidate is tried.
 func BenchmarkLayCrowded(b *testing.B) {
-	m, f := crowd(maxLabels), NewFrame(730)
+	m, f := crowd(MaxLabels), NewArea(730)
 	b.ReportAllocs()
 	for b.Loop() {
-		Lay(m, f)
+		lay(m, f)
 	}
+}
+
+// lay is the chart of a model, as the ui package draws it.
+func lay(m core.Model, a Area) Layout { return Lay(a, Marks(m, a), m.Wire != nil) }
+
+// play runs a script through Update as the runtime would and returns the
+// model after Run and after each event delivered.
+func play(t *testing.T, name string) []core.Model {
+	t.Helper()
+	models, err := coretest.Play(core.NewModel("thread-1"), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return models
 }

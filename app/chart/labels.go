@@ -1,4 +1,4 @@
-package ui
+package chart
 
 import (
 	"fmt"
@@ -6,16 +6,14 @@ import (
 	"math"
 	"slices"
 	"unicode/utf8"
-
-	core "github.com/agent-analysis/agent-analysis/app/core"
 )
 
-// Layout is the chart for one model and one frame: every mark, and where
+// Layout is the chart for one model and one area: every mark, and where
 // each piece of text goes so that no label is crossed by a connector or
 // the budget line, none covers a mark or another label, and none leaves
 // the plot.
 type Layout struct {
-	Frame  Frame
+	Area   Area
 	Marks  []Mark
 	Budget Label
 	Labels []Label // one per mark, in the same order; empty in a crowd
@@ -38,34 +36,32 @@ type Box struct{ X0, Y0, X1, Y1 float64 }
 // Segment is a straight line between two points.
 type Segment struct{ A, B Point }
 
-// maxLabels is the most marks that get their names written beside them;
+// MaxLabels is the most marks that get their names written beside them;
 // a crowd gets none (each mark's title and the table name them all).
-const maxLabels = 24
+const MaxLabels = 24
 
-// Lay places the marks of the model and the text that goes with them:
-// the marks' names (or, before any data, the note asking for a run) first,
-// then the budget label wherever is left.
-func Lay(m core.Model, f Frame) Layout {
-	l := Layout{Frame: f, Marks: Marks(m, f)}
+// Lay places the text that goes with the marks: their names (or, before
+// any data, the note asking for a run) first, then the budget label
+// wherever is left.
+func Lay(a Area, marks []Mark, hasData bool) Layout {
+	l := Layout{Area: a, Marks: marks}
 	l.Labels = make([]Label, 0, len(l.Marks))
-	if len(l.Marks) > maxLabels {
+	if len(l.Marks) > MaxLabels {
 		l.Labels = l.Labels[:len(l.Marks)]
-		for l.Budget = range budgetCandidates(f) {
-			break // the first, wherever the marks are
-		}
+		l.Budget = BudgetLabel(a)
 		return l
 	}
-	yb := f.Y.Px(BudgetMs)
-	p := placer{bounds: f.Plot(), segments: []Segment{{Point{f.X.From, yb}, Point{f.X.To, yb}}}}
+	yb := a.Y.Px(BudgetMs)
+	p := placer{bounds: a.Plot(), segments: []Segment{{Point{a.X.From, yb}, Point{a.X.To, yb}}}}
 	for _, mk := range l.Marks {
 		p.boxes = append(p.boxes, around(mk.X, mk.Y, mk.reach()))
 		if b := mk.Baseline; b != nil {
-			p.boxes = append(p.boxes, around(b.X, b.Y, baselineRadius*1.25+1))
+			p.boxes = append(p.boxes, around(b.X, b.Y, BaselineRadius*1.25+1))
 			p.segments = append(p.segments, Segment{*b, Point{mk.X, mk.Y}})
 		}
 	}
-	if m.Wire == nil {
-		note := p.place(noteCandidates(f))
+	if !hasData {
+		note := p.place(noteCandidates(a))
 		p.boxes = append(p.boxes, note.Box)
 		l.Note = &note
 	}
@@ -75,7 +71,7 @@ func Lay(m core.Model, f Frame) Layout {
 		l.Labels = append(l.Labels, label)
 	}
 	p.segments = p.segments[1:] // the budget label sits by its own line
-	l.Budget = p.place(budgetCandidates(f))
+	l.Budget = p.place(budgetCandidates(a))
 	return l
 }
 
@@ -83,9 +79,9 @@ func Lay(m core.Model, f Frame) Layout {
 // (a little further off where a mark sits on the line): at the right end,
 // the left end, or anywhere between; where the full line does not fit it
 // takes two lines.
-func budgetCandidates(f Frame) iter.Seq[Label] {
+func budgetCandidates(a Area) iter.Seq[Label] {
 	return func(yield func(Label) bool) {
-		yb := f.Y.Px(BudgetMs)
+		yb := a.Y.Px(BudgetMs)
 		const inset, step = 6, 8
 		for _, gap := range []float64{3, 8, 14} {
 			for _, lines := range [][]string{
@@ -96,10 +92,10 @@ func budgetCandidates(f Frame) iter.Seq[Label] {
 			} {
 				h := textHeight(len(lines), budgetSize)
 				for _, top := range []float64{yb - gap - h, yb + gap} {
-					if !yield(newLabel(lines, f.X.To-inset, top, "end", budgetSize, false)) {
+					if !yield(newLabel(lines, a.X.To-inset, top, "end", budgetSize, false)) {
 						return
 					}
-					for x := f.X.From + inset; x < f.X.To; x += step {
+					for x := a.X.From + inset; x < a.X.To; x += step {
 						if !yield(newLabel(lines, x, top, "start", budgetSize, false)) {
 							return
 						}
@@ -112,9 +108,9 @@ func budgetCandidates(f Frame) iter.Seq[Label] {
 
 // The note before any data sits in the middle of the band under the budget
 // line, else over it, on as few lines as fit the plot's width.
-func noteCandidates(f Frame) iter.Seq[Label] {
+func noteCandidates(a Area) iter.Seq[Label] {
 	return func(yield func(Label) bool) {
-		x := (f.X.From + f.X.To) / 2
+		x := (a.X.From + a.X.To) / 2
 		for _, lines := range [][]string{
 			{"No data yet: pick a scenario and press Run"},
 			{"No data yet:", "pick a scenario and press Run"},
@@ -122,7 +118,7 @@ func noteCandidates(f Frame) iter.Seq[Label] {
 		} {
 			h := textHeight(len(lines), emptySize)
 			for _, ms := range []float64{BudgetMs / 2, BudgetMs * 3 / 2} {
-				if !yield(newLabel(lines, x, f.Y.Px(ms)-h/2, "middle", emptySize, false)) {
+				if !yield(newLabel(lines, x, a.Y.Px(ms)-h/2, "middle", emptySize, false)) {
 					return
 				}
 			}
@@ -177,13 +173,13 @@ func newLabel(lines []string, x, top float64, anchor string, size float64, bold 
 // fonts: a label may take more room than it needs, never less.
 const (
 	ascent     = 0.93 // baseline below the top of the line
-	lineHeight = 1.2
+	LineHeight = 1.2
 	charWidth  = 0.64
 	boldWidth  = 0.74
 )
 
 func textHeight(lines int, size float64) float64 {
-	return (float64(lines-1)*lineHeight + ascent + 0.25) * size
+	return (float64(lines-1)*LineHeight + ascent + 0.25) * size
 }
 
 func textWidth(s string, size float64, bold bool) float64 {
@@ -277,4 +273,13 @@ func (b Box) Crosses(s Segment) bool {
 		}
 	}
 	return t0 < t1
+}
+
+// BudgetLabel is where the budget label goes in a crowd: its first place,
+// wherever the marks are.
+func BudgetLabel(a Area) Label {
+	for l := range budgetCandidates(a) {
+		return l
+	}
+	return Label{}
 }

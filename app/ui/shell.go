@@ -11,10 +11,24 @@ const (
 	ChartsPath   = "/charts"
 )
 
-// frame is the layout every page shares: header with navigation and the
+// shell is the layout every page shares: header with navigation and the
 // theme switch, the page's content, the footer.
-func frame(current string, content ...app.UI) app.UI {
+func shell(current string, content ...app.UI) app.UI {
 	return app.Div().Class("page").Body(
+		&TopBar{Current: current},
+		app.Main().ID("main").TabIndex(-1).Body(content...),
+		&Footer{},
+	)
+}
+
+// TopBar is the skip link and the header: drawn again only on navigation.
+type TopBar struct {
+	app.Compo
+	Current string
+}
+
+func (b *TopBar) Render() app.UI {
+	return app.Div().Class("top-bar").Body(
 		app.A().Class("skip").Href("#main").OnClick(skipToMain).Text("Skip to content"),
 		app.Header().Class("top").Body(
 			app.P().Class("brand").Body(
@@ -22,17 +36,22 @@ func frame(current string, content ...app.UI) app.UI {
 				app.Span().Class("badge").Text("Synthetic data"),
 			),
 			app.Nav().Aria("label", "Pages").Body(
-				navLink(current, LivePath, "Live view"),
-				navLink(current, RetainedPath, "Retained view"),
-				navLink(current, ChartsPath, "All charts"),
+				navLink(b.Current, LivePath, "Live view"),
+				navLink(b.Current, RetainedPath, "Retained view"),
+				navLink(b.Current, ChartsPath, "All charts"),
 			),
 			&ThemeSwitch{},
 		),
-		app.Main().ID("main").TabIndex(-1).Body(content...),
-		app.Footer().Class("foot").Body(
-			app.P().Text("All data is synthetic, served by a deterministic fixture backend. "+
-				"The 100 ms p95 budget line is illustrative, not an SLO."),
-		),
+	)
+}
+
+// Footer never changes.
+type Footer struct{ app.Compo }
+
+func (f *Footer) Render() app.UI {
+	return app.Footer().Class("foot").Body(
+		app.P().Text("All data is synthetic, served by a deterministic fixture backend. " +
+			"The 100 ms p95 budget line is illustrative, not an SLO."),
 	)
 }
 

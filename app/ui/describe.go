@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agent-analysis/agent-analysis/app/chart"
+	"github.com/agent-analysis/agent-analysis/app/core"
+)
+
+// maxDescribed is how many changes the chart's text alternative spells
+// out; a crowd's others are counted, and the table lists them all.
+const maxDescribed = 8
+
+// describeChart is the chart's text alternative: what it shows, and each
+// service that moved against the baseline or stands above the budget, the
+// first few by name and the others counted. Each chunk's part is kept
+// while the chunk is the same array: a delta describes one chunk anew.
+func (c *Chart) describeChart(view rows) string {
+	if !c.HasData {
+		return "Scatter chart of p95 latency against request volume; no data yet"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Scatter chart of p95 latency (ms) against request volume (requests/min): %d services shown, %s",
+		view.Len(), filterPhrase(c.Filter))
+	notes := make([]chunkNotes, len(c.Chunks))
+	described, more := 0, 0
+	for i, chunk := range c.Chunks {
+		if i < len(c.notes) && c.notes[i].same(chunk, c.Baseline, c.Filter) {
+			notes[i] = c.notes[i]
+		} else {
+			notes[i] = noteChunk(chunk, c.Baseline, c.Filter)
+		}
+		for _, phrase := range notes[i].first {
+			if described == maxDescribed {
+				more++
+				continue
+			}
+			described++
+			b.WriteString(". " + phrase)
+		}
+		more += notes[i].count - len(notes[i].first)
+	}
+	c.notes = notes
+	if more > 0 {
+		fmt.Fprintf(&b, ". And %d more that moved or stand above the budget: the table lists every service", more)
+	}
+	return b.String()
+}
+
+// chunkNotes is what one chunk adds to the description.
+type chunkNotes struct {
+	services []core.Service
+	baseline map[string]core.Service
+	filter   core.Filter
+	count    int      // notable services
+	first    []string // the first maxDescribed of them, described
+}
+
+func (n chunkNotes) same(services []core.Service, baseline map[string]core.Service, f core.Filter) bool {
+	return sameArray(n.services, services) && sameMap(n.baseline, baseline) && n.filter == f
+}
+
+func noteChunk(services []core.Service, baseline map[string]core.Service, f core.Filter) chunkNotes {
+	n := chunkNotes{services: services, baseline: baseline, filter: f}
+	for _, s := range services {
+		base, hasBase := baseline[s.ID]
+		if !f.Admits(s) || !notable(s, base, hasBase) {
+			continue
+		}
+		n.count++
+		if len(n.first) < maxDescribed {
+			n.first = append(n.first, describeChange(s, base, hasBase))
+		}
+	}
+	return n
+}
+
+// notable: a service the description names.
+func notable(s, base core.Service, hasBase bool) bool {
+	return !hasBase || base.Latency != s.Latency || s.Latency > chart.BudgetMs
+}
+
+// describeChange says how a service moved against the baseline and where
+// it stands to the budget: "API p95 60 -> 145 ms, above the 100 ms
+// budget".
+func describeChange(s, base core.Service, hasBase bool) string {
+	over := s.Latency > chart.BudgetMs
+	budget := fmt.Sprintf(", above the %d ms budget", chart.BudgetMs)
+	if !over {
+		budget = ""
+		if hasBase && base.Latency > chart.BudgetMs {
+			budget = fmt.Sprintf(", back under the %d ms budget", chart.BudgetMs)
+		}
+	}
+	switch {
+	case !hasBase:
+		return fmt.Sprintf("%s p95 %s ms, new, no baseline%s", s.Name, num(s.Latency), budget)
+	case base.Latency != s.Latency:
+		return fmt.Sprintf("%s p95 %s -> %s ms%s", s.Name, num(base.Latency), num(s.Latency), budget)
+	}
+	return fmt.Sprintf("%s p95 %s ms%s", s.Name, num(s.Latency), budget)
+}
+
+func filterPhrase(f core.Filter) string {
+	if f == core.All {
+		return "all series"
+	}
+	return string(f) + " series only"
+}
