@@ -106,8 +106,10 @@ func build(work string) (web, bin string, err error) {
 	// Fresh builds only: a copied app.wasm.br would be stale next to the new wasm.
 	os.Remove(filepath.Join(web, "app.wasm"))
 	os.Remove(filepath.Join(web, "app.wasm.br"))
+	// As make wasm builds it: the page gets brotli, as in production.
 	steps := []*exec.Cmd{
 		exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(web, "app.wasm"), "../wasm"),
+		exec.Command("go", "run", "../server/cmd/compress", "-q", brotliQuality(), filepath.Join(web, "app.wasm")),
 		exec.Command("go", "build", "-o", filepath.Join(work, "agent-analysis"), "../server/cmd/agent-analysis"),
 	}
 	steps[0].Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
@@ -117,6 +119,14 @@ func build(work string) (web, bin string, err error) {
 		}
 	}
 	return web, filepath.Join(work, "agent-analysis"), nil
+}
+
+// brotliQuality is make wasm's: BROTLI_QUALITY, else 9.
+func brotliQuality() string {
+	if q := os.Getenv("BROTLI_QUALITY"); q != "" {
+		return q
+	}
+	return "9"
 }
 
 type serverProcess struct {

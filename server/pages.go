@@ -27,18 +27,21 @@ func handlePages(wasm *wasmBuild, scenarios catalogue.Catalogue) http.Handler {
 	ui.Register(scenarios)
 	offered := scenarios.Encode()
 	pages := &app.Handler{
-		Name:                    "Agent Analysis",
-		ShortName:               "Agent Analysis",
-		Title:                   "Agent Analysis: AG-UI state sync demo",
-		Description:             "A Go AG-UI client that holds validated state and applies JSON Patch deltas atomically.",
-		Lang:                    "en",
-		Icon:                    app.Icon{Default: "/web/icon.png", SVG: "/web/icon.svg"},
-		Styles:                  []string{"/web/agent-analysis.css"},
-		LoadingLabel:            "Loading the live client… {progress}%",
-		Resources:               resolver{wasm: wasm.url()},
+		Name:         "Agent Analysis",
+		ShortName:    "Agent Analysis",
+		Title:        "Agent Analysis: AG-UI state sync demo",
+		Description:  "A Go AG-UI client that holds validated state and applies JSON Patch deltas atomically.",
+		Lang:         "en",
+		Icon:         app.Icon{Default: "/web/icon.png", SVG: "/web/icon.svg"},
+		Styles:       []string{"/web/agent-analysis.css"},
+		LoadingLabel: "Loading the live client… {progress}%",
+		Resources:    resolver{wasm: wasm.url()},
 		// go-app's ETag for pages and scripts: app.js carries the catalogue.
-		Version:                 wasm.version + "-" + shortHash(offered),
-		Env:                     map[string]string{ui.ScenariosEnv: offered},
+		Version: wasm.version + "-" + shortHash(offered),
+		Env:     map[string]string{ui.ScenariosEnv: offered},
+		// The wasm is most of what a first visit downloads: start at once,
+		// not after app.js has run (its loader's fetch takes this answer).
+		RawHeaders:              []string{`<link rel="preload" href="` + wasm.url() + `" as="fetch" type="application/wasm" crossorigin="anonymous">`},
 		WasmContentLengthHeader: "X-Wasm-Content-Length",
 		ServiceWorkerTemplate:   appWorker,
 	}

@@ -1,7 +1,7 @@
 // Command benchtable prints make bench's results as one table: it reads
 // `go test -bench` output files and measures app.wasm.
 //
-//	go run ./e2e/benchtable -wasm web/app.wasm server.txt app.txt app-wasm.txt browser.txt
+//	go run ./e2e/benchtable -wasm web/app.wasm server.txt app.txt app-wasm.txt browser.txt check.txt
 package main
 
 import (
@@ -49,11 +49,11 @@ func parse(path string) (results, error) {
 func main() {
 	wasm := flag.String("wasm", "web/app.wasm", "the built app.wasm")
 	flag.Parse()
-	if flag.NArg() != 4 {
-		fmt.Fprintln(os.Stderr, "usage: benchtable -wasm app.wasm server.txt app.txt app-wasm.txt browser.txt")
+	if flag.NArg() != 5 {
+		fmt.Fprintln(os.Stderr, "usage: benchtable -wasm app.wasm server.txt app.txt app-wasm.txt browser.txt check.txt")
 		os.Exit(2)
 	}
-	var files [4]results
+	var files [5]results
 	for i := range files {
 		r, err := parse(flag.Arg(i))
 		if err != nil {
@@ -62,7 +62,7 @@ func main() {
 		}
 		files[i] = r
 	}
-	server, native, wasmNode, browser := files[0], files[1], files[2], files[3]
+	server, native, wasmNode, browser, engine := files[0], files[1], files[2], files[3], files[4]
 
 	row := func(measure, value string) { fmt.Printf("| %s | %s |\n", measure, value) }
 	fmt.Println("| measure | result |")
@@ -105,6 +105,11 @@ func main() {
 				duration(badJS["ns/op"]), duration(okJS["ns/op"]), badJS["ns/op"]/okJS["ns/op"]))
 	}
 
+	if c := engine["CorpusReplay"]; c != nil {
+		row(fmt.Sprintf("(c) engine: a whole corpus replayed through the AG-UI 1.0 engine (%.0f files, %.0f events)", c["files"], c["events"]),
+			fmt.Sprintf("%.1f µs per event · %s allocs per replay", c["µs/event"], group(c["allocs/op"])))
+	}
+
 	raw, err := os.ReadFile(*wasm)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -118,6 +123,28 @@ func main() {
 	}
 	row("(d) app.wasm", size)
 
+	if r := browser["Rendering"]; r != nil {
+		for _, n := range []string{"4", "100", "1000", "10000"} {
+			ours, plain := r["ours-delta-ms/n="+n], r["plain-delta-ms/n="+n]
+			if ours == 0 || plain == 0 {
+				continue
+			}
+			row(fmt.Sprintf("(e) browser: one single-service delta at %s services, main-thread busy ms (median of 3 runs of 20)", group(parseFloat(n))),
+				fmt.Sprintf("this page %.1f · plain page %.1f · %.2fx · longest task while deltas stream %s (plain %s)",
+					ours, plain, ours/plain, longTask(r["ours-longest-ms/n="+n]), longTask(r["plain-longest-ms/n="+n])))
+			row(fmt.Sprintf("(e) browser: the snapshot of %s services until drawn, main-thread busy ms", group(parseFloat(n))),
+				fmt.Sprintf("this page %.0f · plain page %.0f · %.2fx · longest task %s (plain %s)",
+					r["ours-snapshot-ms/n="+n], r["plain-snapshot-ms/n="+n], r["ours-snapshot-ms/n="+n]/r["plain-snapshot-ms/n="+n],
+					longTask(r["ours-snapshot-longest-ms/n="+n]), longTask(r["plain-snapshot-longest-ms/n="+n])))
+		}
+		if small, large := r["ours-delta-ms/n=4"], r["ours-delta-ms/n=1000"]; small > 0 && large > 0 {
+			row("(e) browser: a delta at 1,000 services against one at 4 (budget 1.5x)", fmt.Sprintf("%.2fx", large/small))
+		}
+	}
+	if s := browser["PhoneStartup"]; s != nil {
+		row("(e) browser: navigation to a usable Run on a phone (390 px, 1.6 Mbit/s, 150 ms round trip, CPU 4x slower)",
+			fmt.Sprintf("cold %.1f s · warm %.1f s (medians of 3)", s["ms-cold-to-run"]/1000, s["ms-warm-to-run"]/1000))
+	}
 	if b := browser["Browser"]; b != nil {
 		row("(e) browser: navigation to a usable Run button, cold cache, 1280x800", fmt.Sprintf("median of 5: %.0f ms", b["ms-to-interactive"]))
 		row("(e) browser: snapshot bytes on the wire to its first mark in the page", fmt.Sprintf("median of 5: %.1f ms", b["ms-event-to-mark"]))
@@ -143,6 +170,14 @@ func brotli(wasm string) (int, bool) {
 		return 0, false
 	}
 	return int(br.Size()), true
+}
+
+// longTask words a longest task: Chromium reports none under 50 ms.
+func longTask(ms float64) string {
+	if ms == 0 {
+		return "none over 50 ms"
+	}
+	return fmt.Sprintf("%.0f ms", ms)
 }
 
 func mb(n int) string { return fmt.Sprintf("%.2f MB", float64(n)/1e6) }

@@ -1,0 +1,65 @@
+package e2e
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// The phone the startup is measured on: Chromium's own emulation of a slow
+// connection and a slow CPU, at 390 px.
+const (
+	phoneDownBytesPerSecond = 1.6e6 / 8 // 1.6 Mbit/s
+	phoneUpBytesPerSecond   = 750e3 / 8
+	phoneRoundTripMs        = 150
+	phoneCPUSlowdown        = 4
+)
+
+// BenchmarkPhoneStartup measures navigation to a usable Run button on that
+// phone: a cold first visit (empty cache), then a warm one in the same
+// browser context (the wasm from the HTTP cache, where its versioned URL
+// keeps it a year). Medians of three visits of each.
+func BenchmarkPhoneStartup(b *testing.B) {
+	for b.Loop() {
+		var cold, warm []float64
+		for range 3 {
+			c, w := sampleStartup(b)
+			cold, warm = append(cold, c), append(warm, w)
+		}
+		b.ReportMetric(median(cold), "ms-cold-to-run")
+		b.ReportMetric(median(warm), "ms-warm-to-run")
+	}
+}
+
+func sampleStartup(b *testing.B) (coldMs, warmMs float64) {
+	p := newPage(b, viewports[1])
+	p.onNewDocument(timingProbe)
+	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, t, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{{
+				Latency: phoneRoundTripMs, DownloadThroughput: phoneDownBytesPerSecond, UploadThroughput: phoneUpBytesPerSecond,
+			}},
+		}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, t, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: phoneCPUSlowdown})
+		return err
+	}))
+	visit := func() float64 {
+		p.do(chromedp.Navigate(baseURL + "/agent-analysis"))
+		p.waitFor("a usable Run button", `window.__interactive !== undefined`, 2*time.Minute)
+		return eval[float64](p, `window.__interactive`)
+	}
+	coldMs = visit()
+	warmMs = visit()
+	b.Logf("phone: cold %.0f ms, warm %.0f ms to a usable Run", coldMs, warmMs)
+	return coldMs, warmMs
+}
