@@ -70,6 +70,14 @@ func atViewports(t *testing.T, vps []viewport, f func(t *testing.T, p *page)) {
 }
 
 func newPage(t testing.TB, vp viewport) *page {
+	p := newBarePage(t, vp)
+	p.onNewDocument(traceProbe)
+	return p
+}
+
+// newBarePage is a page without the trace probe, whose work on every
+// change to the DOM a benchmark must not count.
+func newBarePage(t testing.TB, vp viewport) *page {
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil {
@@ -81,7 +89,6 @@ func newPage(t testing.TB, vp viewport) *page {
 	t.Cleanup(cancelTimeout)
 	p := &page{t: t, ctx: ctx, vp: vp, base: baseURL}
 	p.watch()
-	p.onNewDocument(traceProbe)
 	t.Cleanup(func() {
 		if t.Failed() {
 			p.keepArtifacts()

@@ -2,13 +2,7 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
@@ -83,8 +77,11 @@ func medianResult(runs []crowdResult) crowdResult {
 }
 
 func measureCrowd(b *testing.B, kind string, n int) crowdResult {
+	if _, err := os.Stat(filepath.Join("peer", "node_modules", "fast-json-patch")); err != nil {
+		b.Fatal("the plain page needs fast-json-patch: make bench installs it (cd e2e/peer && npm ci)")
+	}
 	agent := startCrowdAgent(b, n)
-	p := newPage(b, viewports[0])
+	p := newBarePage(b, viewports[0])
 	p.base = agent.url
 	p.onNewDocument(longTaskProbe)
 	// Thread time: what the main thread spent, however busy the machine.
@@ -118,18 +115,18 @@ func measureCrowd(b *testing.B, kind string, n int) crowdResult {
 
 	snapshotFrom := eval[float64](p, `performance.now()`)
 	before := taskSeconds(p)
-	agent.next <- true // the snapshot
+	agent.next() // the snapshot
 	shown(1)
 	afterSnapshot := taskSeconds(p)
 	deltasFrom := eval[float64](p, `performance.now()`)
 	snapshotLongest := longestSince(snapshotFrom)
 	for k := range crowdDeltas {
-		agent.next <- true
+		agent.next()
 		shown(k + 2)
 	}
 	afterDeltas := taskSeconds(p)
 	longest := longestSince(deltasFrom)
-	agent.next <- false // RUN_FINISHED
+	agent.finish()
 	return crowdResult{
 		perDelta:        (afterDeltas - afterSnapshot) * 1000 / crowdDeltas,
 		longest:         longest,
@@ -154,103 +151,4 @@ func taskSeconds(p *page) float64 {
 	}
 	p.t.Fatal("Chromium reports no TaskDuration")
 	return 0
-}
-
-// crowdAgent serves the site through a proxy to the suite's server, except
-// that a run request gets a stream of a crowd of n services, one event
-// each time the test sends on next (true: the next state event; false:
-// RUN_FINISHED). It also serves the plain page.
-type crowdAgent struct {
-	url  string
-	next chan bool
-}
-
-func startCrowdAgent(t testing.TB, n int) *crowdAgent {
-	upstream, err := url.Parse(baseURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := &crowdAgent{next: make(chan bool)}
-	done := make(chan struct{})
-	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(upstream) }}
-	mux := http.NewServeMux()
-	mux.Handle("/", proxy)
-	mux.HandleFunc("GET /peer.html", func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFile(w, r, filepath.Join("peer", "peer.html"))
-	})
-	mux.HandleFunc("GET /peer/fast-json-patch.min.js", func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFile(w, r, filepath.Join("peer", "node_modules", "fast-json-patch", "dist", "fast-json-patch.min.js"))
-	})
-	mux.HandleFunc("POST /api/agent-analysis", func(w http.ResponseWriter, r *http.Request) {
-		var in struct{ ThreadID, RunID string }
-		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&in); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		send := func(event any) {
-			data, _ := json.Marshal(event)
-			fmt.Fprintf(w, "data: %s\n\n", data)
-			w.(http.Flusher).Flush()
-		}
-		send(map[string]any{"type": "RUN_STARTED", "threadId": in.ThreadID, "runId": in.RunID})
-		for i := 0; ; i++ {
-			select {
-			case more := <-a.next:
-				switch {
-				case !more:
-					send(map[string]any{"type": "RUN_FINISHED", "threadId": in.ThreadID, "runId": in.RunID})
-					return
-				case i == 0:
-					send(map[string]any{"type": "STATE_SNAPSHOT", "snapshot": map[string]any{"services": crowd(n)}})
-				default:
-					send(map[string]any{"type": "STATE_DELTA", "delta": []map[string]any{crowdDelta(n, i)}})
-				}
-			case <-r.Context().Done():
-				return
-			case <-done:
-				return
-			}
-		}
-	})
-	server := httptest.NewServer(mux)
-	t.Cleanup(server.Close)
-	t.Cleanup(func() { close(done) })
-	a.url = server.URL
-	if _, err := os.Stat(filepath.Join("peer", "node_modules", "fast-json-patch")); err != nil {
-		t.Fatal("the plain page needs fast-json-patch: make bench installs it (cd e2e/peer && npm ci)")
-	}
-	return a
-}
-
-type crowdService struct {
-	ID      string  `json:"id"`
-	Name    string  `json:"name"`
-	Series  string  `json:"series"`
-	Volume  float64 `json:"volume"`
-	Latency float64 `json:"latency"`
-}
-
-// crowd is n services spread over the chart; the first holds the largest
-// volume and p95, and no delta touches it, so the axes never change.
-func crowd(n int) []crowdService {
-	out := make([]crowdService, n)
-	for i := range out {
-		series := "Core"
-		if i%2 == 1 {
-			series = "Platform"
-		}
-		out[i] = crowdService{
-			ID: fmt.Sprintf("s%d", i), Name: fmt.Sprintf("Service %d", i), Series: series,
-			Volume: float64(100 + (i*7919)%1900), Latency: float64(10 + (i*104729)%170),
-		}
-	}
-	out[0].Volume, out[0].Latency = 2000, 190
-	return out
-}
-
-// crowdDelta changes one service's p95, never the first's.
-func crowdDelta(n, i int) map[string]any {
-	k := 1 + (i*7919)%(n-1)
-	return map[string]any{"op": "replace", "path": fmt.Sprintf("/services/%d/latency", k), "value": 10 + (i*37)%170}
 }

@@ -54,12 +54,31 @@ func TestScreens(t *testing.T) {
 			p.do(chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('details').forEach(d => d.open = true)`))
 			shot("rejected")
 
+			for _, fault := range []string{"nested-run-started", "unknown-event", "outcome-interrupt", "run-error"} {
+				p.selectScenario(fault)
+				p.click("Run")
+				p.waitFor(fault+" to end", `['Completed', 'Failed', 'Cancelled', 'Interrupted'].includes(document.querySelector('[role=status]').textContent) &&
+					!document.querySelector('.run-detail').textContent.includes('still open')`, load)
+				p.do(chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('details').forEach(d => d.open = true)`))
+				shot(fault)
+			}
+
 			p.clickLink("Retained view")
 			p.waitFor("the retained view", `document.querySelector('h1').textContent === 'Retained view'`, load)
 			shot("retained")
 			p.clickLink("All charts")
 			p.waitFor("the charts page", `document.querySelector('h1')?.textContent === 'Charts'`, load)
 			shot("charts")
+
+			agent := startCrowdAgent(t, 1000)
+			p.base = agent.url
+			p.open("/agent-analysis")
+			p.click("Run")
+			agent.next()
+			p.waitFor("the crowd drawn", `document.querySelector('svg.chart')?.dataset.drawing === 'false' && document.querySelector('.accepted').textContent === 'Accepted updates: 1'`, load)
+			p.input(chromedp.Click(`tr[data-service-id="s2"]`))
+			shot("long-list")
+			agent.finish()
 		})
 	}
 }

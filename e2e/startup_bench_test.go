@@ -37,7 +37,7 @@ func BenchmarkPhoneStartup(b *testing.B) {
 }
 
 func sampleStartup(b *testing.B) (coldMs, warmMs float64) {
-	p := newPage(b, viewports[1])
+	p := newBarePage(b, viewports[1])
 	p.onNewDocument(timingProbe)
 	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); err != nil {

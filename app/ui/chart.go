@@ -60,13 +60,17 @@ func (c *Chart) drawMore() {
 func (c *Chart) Render() app.UI {
 	a := chart.NewArea(c.Width)
 	view := visibleRows(c.Chunks, c.Filter)
-	var marks, baselines app.UI
+	var marks, baselines, over app.UI
 	var budget chart.Label
 	var note *chart.Label
 	c.drawing = false
-	if view.Len() > chart.MaxLabels {
+	crowded := view.Len() > chart.MaxLabels
+	if crowded {
 		budget = chart.BudgetLabel(a)
 		baselines, marks = c.crowd(a)
+		// Over the crowd: the selected mark, and the budget line and its
+		// label, which the marks would hide.
+		over = svg("g").Class("over").Body(c.selectedMark(a), budgetLine(a, budget))
 	} else {
 		c.shown = nil
 		placed := make([]chart.Mark, view.Len())
@@ -88,11 +92,24 @@ func (c *Chart) Render() app.UI {
 		Aria("label", c.describeChart(view)).
 		Body(
 			&Axes{Area: a},
-			budgetLine(a, budget),
+			app.If(!crowded, func() app.UI { return budgetLine(a, budget) }),
 			baselines,
 			marks,
+			over,
 			app.If(note != nil, func() app.UI { return svgText(*note, "chart-empty") }),
 		)
+}
+
+// selectedMark is the selected service's mark in a crowd, if it is shown.
+func (c *Chart) selectedMark(a chart.Area) app.UI {
+	for _, chunk := range c.Chunks {
+		for _, s := range chunk {
+			if s.ID == c.Selected && c.Filter.Admits(s) {
+				return markView(chart.Place(s, core.Service{}, false, true, a), chart.Label{})
+			}
+		}
+	}
+	return nil
 }
 
 // chunkInput is what one chunk of a crowd is drawn from.
@@ -165,11 +182,17 @@ func (c *Chart) crowd(a chart.Area) (baselines, marks app.UI) {
 	return svg("g").Class("baselines").Body(bs...), svg("g").Class("marks").Body(ms...)
 }
 
+// crowdRadius is a crowd's marks' size: smaller than a few marks', so that
+// where they bunch up, one still shows through another (with the
+// stylesheet's transparency).
+const crowdRadius = 5
+
 // MarkChunk draws the marks of one array of the Wire, as one fragment of
 // markup: go-app would mount each element with a call into JavaScript per
 // element and attribute (some 90 µs a mark, measured in Chromium), where
 // the browser parses a chunk's 64 marks at once. A crowd's mark is its
-// shape alone, with no title (the table names every service). Its fields
+// shape alone, with no title (the table names every service); the
+// selected one is drawn over the crowd by the chart. Its fields
 // are what go-app compares before drawing the chunk again: the same array,
 // or not.
 type MarkChunk struct {
@@ -189,15 +212,11 @@ func (k *MarkChunk) Render() app.UI {
 		if !k.Filter.Admits(s) {
 			continue
 		}
-		mk := chart.Place(s, core.Service{}, false, s.ID == k.Selected, a)
-		if mk.Selected {
-			b.open("g", "mark "+seriesClass(s.Series)+" selected", "data-service-id", s.ID)
-			b.circle("ring", mk.X, mk.Y, chart.RingRadius, "", "")
-			b.shape(s.Series, mk.X, mk.Y, chart.MarkRadius, "", "", "")
-			b.WriteString(`</g>`)
-			continue
+		if s.ID == k.Selected {
+			continue // drawn over the crowd
 		}
-		b.shape(s.Series, mk.X, mk.Y, chart.MarkRadius, "mark "+seriesClass(s.Series), "data-service-id", s.ID)
+		mk := chart.Place(s, core.Service{}, false, false, a)
+		b.shape(s.Series, mk.X, mk.Y, crowdRadius, "mark "+seriesClass(s.Series), "data-service-id", s.ID)
 	}
 	b.WriteString(`</svg>`)
 	return app.Raw(b.String())
