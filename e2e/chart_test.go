@@ -6,7 +6,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// 13. The chart at 1280, 390 and 320 px: its text is at least 12 CSS px,
+// The chart at 1280, 390 and 320 px: its text is at least 12 CSS px,
 // nothing is clipped, no label is crossed by a connector or the budget line
 // or covers a mark or another label, and the page, chart and table fit, a
 // row selected. Checked idle, streaming after the spike (held by the gate),

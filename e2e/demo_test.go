@@ -11,7 +11,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// 1. The page loads idle, with the chart, and fits the phone.
+// The page loads idle, with the chart, and fits the phone.
 func TestHydration(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
 		p.open("/agent-analysis")
@@ -28,14 +28,13 @@ func TestHydration(t *testing.T) {
 			t.Errorf("%q", got)
 		}
 		p.checkFits()
-		time.Sleep(300 * time.Millisecond) // room for a request, which must not come
-		if n := len(serverLog.streams(p.thread())); n != 0 {
-			t.Errorf("loading the page started %d runs", n)
+		if n := p.runRequests(); n != 0 {
+			t.Errorf("loading the page requested %d runs", n)
 		}
 	})
 }
 
-// 2. A normal run streams to completion; the inspector compares API with
+// A normal run streams to completion; the inspector compares API with
 // the baseline; Search arrives with none.
 func TestNormalRun(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
@@ -62,13 +61,13 @@ func TestNormalRun(t *testing.T) {
 			t.Errorf("%d baseline marks, want API's only", n)
 		}
 		p.checkFits()
-		if ended := p.streamsEnded(p.thread(), 1); ended[0]["end"] != "completed" {
+		if ended := p.streamsEnded(p.thread(), 1); ended[0].End != "completed" {
 			t.Errorf("server: %v", ended[0])
 		}
 	})
 }
 
-// 3. Selection is by id, through reorders. After the normal run's
+// Selection is by id, through reorders. After the normal run's
 // reordered snapshot, Enter on the row that now shows API selects API (no
 // handler is left bound to the row's old service); the next run's first
 // snapshot moves API from the second row to the first, and the selection
@@ -106,7 +105,7 @@ func TestReorderKeepsSelectionByID(t *testing.T) {
 	})
 }
 
-// 4. Filtering while streaming is local: rows and marks follow, the stream
+// Filtering while streaming is local: rows and marks follow, the stream
 // goes on to its end, and the server sees one request.
 func TestFilteringWhileStreaming(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
@@ -142,14 +141,16 @@ func TestFilteringWhileStreaming(t *testing.T) {
 			t.Errorf("%q, Core rows %v", got, rows)
 		}
 		p.streamsEnded(p.thread(), 1)
-		time.Sleep(300 * time.Millisecond) // room for a second request, which must not come
-		if ended := serverLog.streams(p.thread()); len(ended) != 1 || ended[0]["end"] != "completed" {
+		if n := p.runRequests(); n != 1 {
+			t.Errorf("the page requested %d runs, want 1", n)
+		}
+		if ended := serverLog.streams(p.thread()); len(ended) != 1 || ended[0].End != "completed" {
 			t.Errorf("server streams %v, want one that completed", ended)
 		}
 	})
 }
 
-// 5. The invalid run fails on its two-operation patch and changes
+// The invalid run fails on its two-operation patch and changes
 // nothing; the late valid delta never applies; Recover runs once.
 func TestInvalidRunAndRecover(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
@@ -162,7 +163,7 @@ func TestInvalidRunAndRecover(t *testing.T) {
 			}
 		}
 		// Once the server has seen the client go, nothing more can arrive.
-		if ended := p.streamsEnded(p.thread(), 1); ended[0]["end"] != "client-gone" {
+		if ended := p.streamsEnded(p.thread(), 1); ended[0].End != "client-gone" {
 			t.Errorf("server: %v", ended[0])
 		}
 		if got := p.cell("checkout", 2); got != "92" {
@@ -188,14 +189,16 @@ func TestInvalidRunAndRecover(t *testing.T) {
 			t.Error("the old rejection still alerts")
 		}
 		p.streamsEnded(p.thread(), 2)
-		time.Sleep(300 * time.Millisecond) // room for a third, which must not come
-		if ended := serverLog.streams(p.thread()); len(ended) != 2 || ended[1]["scenario"] != "normal" || ended[1]["end"] != "completed" {
+		if n := p.runRequests(); n != 2 {
+			t.Errorf("the page requested %d runs, want 2", n)
+		}
+		if ended := serverLog.streams(p.thread()); len(ended) != 2 || ended[1].Scenario != "normal" || ended[1].End != "completed" {
 			t.Errorf("server streams %v, want the invalid run and one normal run", ended)
 		}
 	})
 }
 
-// 6. Cancel stops the slow run; the server sees the client go; nothing
+// Cancel stops the slow run; the server sees the client go; nothing
 // later applies.
 func TestCancelSlowRun(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
@@ -206,7 +209,7 @@ func TestCancelSlowRun(t *testing.T) {
 		accepted := p.acceptedCount()
 		ended := p.streamsEnded(p.thread(), 1)
 		// The server may have written one event the client never applied.
-		if sent := ended[0]["events"].(float64); ended[0]["end"] != "client-gone" || sent < float64(1+accepted) || sent > float64(2+accepted) {
+		if sent := ended[0].Events; ended[0].End != "client-gone" || sent < 1+accepted || sent > 2+accepted {
 			t.Errorf("server: %v, client accepted %d", ended[0], accepted)
 		}
 		if got := p.acceptedCount(); got != accepted || accepted < 1 || accepted == 3 {
@@ -228,7 +231,7 @@ func TestCancelSlowRun(t *testing.T) {
 	})
 }
 
-// 7. Moving between the live and retained views keeps the stream, the data
+// Moving between the live and retained views keeps the stream, the data
 // and the selection, and starts no request: the one run goes on to its end.
 func TestRetainedNavigation(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
@@ -260,14 +263,16 @@ func TestRetainedNavigation(t *testing.T) {
 			t.Error("the navigation reloaded the page")
 		}
 		p.streamsEnded(p.thread(), 1)
-		time.Sleep(300 * time.Millisecond) // room for a second request, which must not come
-		if ended := serverLog.streams(p.thread()); len(ended) != 1 || ended[0]["end"] != "completed" {
+		if n := p.runRequests(); n != 1 {
+			t.Errorf("the page requested %d runs, want 1", n)
+		}
+		if ended := serverLog.streams(p.thread()); len(ended) != 1 || ended[0].End != "completed" {
 			t.Errorf("server streams %v, want the one run, completed", ended)
 		}
 	})
 }
 
-// 8. Leaving for /charts cancels the run and aborts the request; coming
+// Leaving for /charts cancels the run and aborts the request; coming
 // back shows the cancelled run's last valid data and starts nothing.
 func TestRouteExit(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
@@ -277,7 +282,7 @@ func TestRouteExit(t *testing.T) {
 
 		p.clickLink("All charts")
 		p.waitFor("the charts page", `location.pathname === '/charts' && document.querySelector('h1')?.textContent === 'Charts'`, load)
-		if ended := p.streamsEnded(thread, 1); ended[0]["end"] != "client-gone" {
+		if ended := p.streamsEnded(thread, 1); ended[0].End != "client-gone" {
 			t.Errorf("server: %v", ended[0])
 		}
 
@@ -290,14 +295,13 @@ func TestRouteExit(t *testing.T) {
 		if got := p.rows(); !slices.Equal(got, []string{"api", "checkout", "auth"}) && !slices.Equal(got, []string{"api", "checkout", "auth", "search"}) {
 			t.Errorf("last valid data: %v", got)
 		}
-		time.Sleep(500 * time.Millisecond) // room for a request, which must not come
-		if n := len(serverLog.streams(thread)); n != 1 {
-			t.Errorf("coming back started a run: %d streams", n)
+		if n := p.runRequests(); n != 1 {
+			t.Errorf("coming back requested a run: %d requests", n)
 		}
 	})
 }
 
-// 9. Both themes, from prefers-color-scheme and from the switch, fit the
+// Both themes, from prefers-color-scheme and from the switch, fit the
 // phone and keep status and table text readable.
 func TestThemes(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
@@ -317,7 +321,7 @@ func TestThemes(t *testing.T) {
 	})
 }
 
-// 12. The page going away (a reload, a closed tab, the back/forward cache)
+// The page going away (a reload, a closed tab, the back/forward cache)
 // ends the run through Update: it shows as cancelled by leaving, not as
 // live, and the server sees the client go.
 func TestPageHideEndsTheRun(t *testing.T) {
@@ -329,7 +333,7 @@ func TestPageHideEndsTheRun(t *testing.T) {
 		if detail := eval[string](p, `document.querySelector('.run-detail').textContent`); !strings.Contains(detail, "left the page") {
 			t.Errorf("run detail %q", detail)
 		}
-		if ended := p.streamsEnded(p.thread(), 1); ended[0]["end"] != "client-gone" {
+		if ended := p.streamsEnded(p.thread(), 1); ended[0].End != "client-gone" {
 			t.Errorf("server: %v", ended[0])
 		}
 	})

@@ -10,7 +10,7 @@ import (
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
-// 10. Every scenario and fault, run from the screen, reaches its documented
+// Every scenario and fault, run from the screen, reaches its documented
 // status with its documented data: the accepted count, who ended the run,
 // the failure named with the AG-UI 1.0 rule it broke and the lifecycle rule
 // that decided it, the engine's warnings on the Wire.

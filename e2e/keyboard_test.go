@@ -8,7 +8,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// 11. The whole demo by keyboard alone, checking focus after every key:
+// The whole demo by keyboard alone, checking focus after every key:
 // the skip link, the Scenario select, Run, the filters, the one-tab-stop
 // table with its arrows, Home and End, focus staying on API through two
 // reorders and the tab stop through filters, the disclosures, a failure and Recover, Cancel, and a run
@@ -142,8 +142,8 @@ func TestKeyboard(t *testing.T) {
 		p.press(kb.Enter)
 		p.waitStatus("Cancelled", load)
 		p.expectFocus("#run")
-		if ended := p.streamsEnded(p.thread(), 5); ended[4]["end"] != "client-gone" {
-			t.Errorf("the cancelled stream ended %v", ended[4]["end"])
+		if ended := p.streamsEnded(p.thread(), 5); ended[4].End != "client-gone" {
+			t.Errorf("the cancelled stream ended %v", ended[4].End)
 		}
 
 		// A run that ends by itself under a focused Cancel: focus goes to

@@ -8,7 +8,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// 14. A long list, at 1280, 390 and 320 px: 1,000 services, the table
+// A long list, at 1280, 390 and 320 px: 1,000 services, the table
 // virtualised. The grid counts every row while only those near the view
 // are in the page, each saying where it is; the chart draws every mark;
 // keys walk past the rows in the page with focus on the service they

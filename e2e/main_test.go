@@ -140,7 +140,7 @@ type serverProcess struct {
 func startServer(bin string, args ...string) (*serverProcess, error) {
 	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-log-json"}, args...)...)
 	cmd.Stderr = os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the tests
+	cmd.SysProcAttr = dieWithUs()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -176,21 +176,33 @@ func (p *serverProcess) stop() {
 	}
 }
 
+// logLine is what the tests read of a server log line: the one a stream
+// request logs when its stream ends says how it ended.
+type logLine struct {
+	Msg      string `json:"msg"`
+	URL      string `json:"url"`
+	Path     string `json:"path"`
+	ThreadID string `json:"threadId"`
+	Scenario string `json:"scenario"`
+	End      string `json:"end"`    // completed, client-gone, shutdown, ...
+	Events   int    `json:"events"` // sent before it ended
+}
+
 // logBook is the server's log, as decoded lines.
 type logBook struct {
 	mu    sync.Mutex
-	lines []map[string]any
+	lines []logLine
 }
 
 func (b *logBook) read(r io.Reader, listening chan<- string) {
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
-		var line map[string]any
+		var line logLine
 		if json.Unmarshal(sc.Bytes(), &line) != nil {
 			continue
 		}
-		if line["msg"] == "listening" {
-			listening <- line["url"].(string)
+		if line.Msg == "listening" {
+			listening <- line.URL
 		}
 		b.mu.Lock()
 		b.lines = append(b.lines, line)
@@ -198,14 +210,13 @@ func (b *logBook) read(r io.Reader, listening chan<- string) {
 	}
 }
 
-// streams returns the finished stream requests of one thread: each line is
-// logged when its stream ends, with how it ended.
-func (b *logBook) streams(thread string) []map[string]any {
+// streams returns the finished stream requests of one thread.
+func (b *logBook) streams(thread string) []logLine {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var out []map[string]any
+	var out []logLine
 	for _, l := range b.lines {
-		if l["path"] == "/api/agent-analysis" && l["threadId"] == thread {
+		if l.Path == "/api/agent-analysis" && l.ThreadID == thread {
 			out = append(out, l)
 		}
 	}

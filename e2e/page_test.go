@@ -72,7 +72,28 @@ func atViewports(t *testing.T, vps []viewport, f func(t *testing.T, p *page)) {
 func newPage(t testing.TB, vp viewport) *page {
 	p := newBarePage(t, vp)
 	p.onNewDocument(traceProbe)
+	p.onNewDocument(requestProbe)
 	return p
+}
+
+// requestProbe counts the run requests the page makes, as it makes them:
+// the wasm's fetch is the window's.
+const requestProbe = `(() => {
+	window.__runRequests = 0;
+	const fetch = window.fetch;
+	window.fetch = function (url, ...rest) {
+		if (String(url).endsWith('/api/agent-analysis')) window.__runRequests++;
+		return fetch.call(this, url, ...rest);
+	};
+})()`
+
+// runRequests is how many runs this document has requested, once the page
+// has handled every input so far and drawn the result: a request an input
+// leads to is made while the input is handled, so none can come later.
+func (p *page) runRequests() int {
+	p.t.Helper()
+	p.do(settled)
+	return eval[int](p, `window.__runRequests`)
 }
 
 // newBarePage is a page without the trace probe, whose work on every
@@ -103,64 +124,57 @@ func newBarePage(t testing.TB, vp viewport) *page {
 }
 
 // watch records uncaught exceptions, console errors, a Go panic (printed
-// by the wasm as console.log lines) and failed requests.
+// by the wasm as console.log lines) and failed requests. It sees the
+// events in the order they arrive, each before any command that follows
+// it returns: a check after a command has seen everything before it.
 func (p *page) watch() {
 	record := func(format string, args ...any) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		p.problems = append(p.problems, fmt.Sprintf(format, args...))
 	}
-	consume := func(f func()) { go f() }
-	exceptions := chromedp.Events(p.ctx, runtime.ExceptionThrown)
-	console := chromedp.Events(p.ctx, runtime.ConsoleAPICalled)
-	logs := chromedp.Events(p.ctx, cdplog.EntryAdded)
-	failures := chromedp.Events(p.ctx, network.LoadingFailed)
-	consume(func() {
-		for ev, err := range exceptions {
-			if err != nil {
-				return
-			}
+	err := chromedp.Listen(p.ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
 			record("uncaught exception: %s %s", ev.ExceptionDetails.Text, describe(ev.ExceptionDetails.Exception))
-		}
-	})
-	consume(func() {
-		for ev, err := range console {
-			if err != nil {
-				return
-			}
-			text := consoleText(ev)
+		case *runtime.EventConsoleAPICalled:
+			text := consoleText(*ev)
 			switch {
 			case ev.Type == runtime.ConsoleAPICalledTypeError:
 				record("console.error: %s", text)
 			case strings.HasPrefix(text, "panic:") || strings.Contains(text, "exit code:"):
 				record("the wasm died: %s", text)
 			}
-		}
-	})
-	consume(func() {
-		for ev, err := range logs {
-			if err != nil {
-				return
-			}
+		case *cdplog.EventEntryAdded:
 			if ev.Entry.Level == cdplog.EntryLevelError {
 				record("browser error: %s %s", ev.Entry.Text, ev.Entry.URL)
 			}
-		}
-	})
-	consume(func() {
-		for ev, err := range failures {
-			if err != nil {
-				return
-			}
+		case *network.EventLoadingFailed:
 			if ev.Canceled {
 				p.mu.Lock()
 				p.aborted++ // checked by the tests that cancel
 				p.mu.Unlock()
-				continue
+				return
 			}
 			record("request failed: %s (%s)", ev.ErrorText, ev.Type)
 		}
 	})
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	// The domains whose events are watched.
+	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		for _, enable := range []func() error{
+			func() error { _, err := cdp.Call(ctx, t, runtime.Enable, cdp.Empty{}); return err },
+			func() error { _, err := cdp.Call(ctx, t, cdplog.Enable, cdp.Empty{}); return err },
+			func() error { _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); return err },
+		} {
+			if err := enable(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
 }
 
 func describe(o *runtime.RemoteObject) string {
@@ -188,7 +202,8 @@ func consoleText(ev runtime.EventConsoleAPICalled) string {
 }
 
 func (p *page) checkClean() {
-	time.Sleep(100 * time.Millisecond) // let the last events arrive
+	// A round trip: what the page reported before it has been seen.
+	eval[bool](p, `true`)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, problem := range p.problems {
@@ -390,7 +405,7 @@ func (p *page) startRun(scenario string) {
 
 // streamsEnded waits until the server has logged n ended streams of a
 // thread and returns them, oldest first.
-func (p *page) streamsEnded(thread string, n int) []map[string]any {
+func (p *page) streamsEnded(thread string, n int) []logLine {
 	p.t.Helper()
 	deadline := time.Now().Add(load)
 	for {

@@ -166,7 +166,7 @@ func checkClosing(t *testing.T, scenario string, sent []script.Step, closing, bo
 	if closing == "RUN_FINISHED" && !strings.Contains(string(events[len(events)-1]), `"outcome":{"type":"cancelled"}`) {
 		t.Errorf("the closing RUN_FINISHED: %s", events[len(events)-1])
 	}
-	if s, _ := fixtures.Lookup(scenario); s.Group == fixtures.Scenario && scenario != "invalid" {
+	if s, _ := fixtures.Lookup(scenario); s.Group == fixtures.Demo && scenario != "invalid" {
 		if v, truncated, _ := judge(events, "t", "r"); v != nil || truncated != "" {
 			t.Errorf("the cut stream is not valid 1.0: %v %q", v, truncated)
 		}

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/server"
@@ -163,28 +164,35 @@ func TestADownloadThatReadsNothingIsDropped(t *testing.T) {
 	}
 }
 
+// A reader that takes a long while, in virtual time, but never stops
+// reading for the progress timeout gets every byte.
 func TestASlowReaderStillGetsTheWholeDownload(t *testing.T) {
 	dir, size := bigWeb(t)
-	srv := httptest.NewServer(server.New(server.Config{WebDir: dir, ProgressTimeout: 300 * time.Millisecond}))
-	defer srv.Close()
-	resp, err := http.Get(srv.URL + "/web/big.bin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	total := 0
-	buf := make([]byte, 256<<10)
-	for {
-		n, err := io.ReadFull(resp.Body, buf)
-		total += n
+	synctest.Test(t, func(t *testing.T) {
+		client := pipeServer(t, server.New(server.Config{WebDir: dir, ProgressTimeout: 300 * time.Millisecond}))
+		resp, err := client.Get("http://pipe/web/big.bin")
 		if err != nil {
-			break
+			t.Fatal(err)
 		}
-		time.Sleep(5 * time.Millisecond) // slow, but always reading
-	}
-	if total != size {
-		t.Errorf("read %d of %d bytes", total, size)
-	}
+		defer resp.Body.Close()
+		total := 0
+		buf := make([]byte, 256<<10)
+		began := time.Now()
+		for {
+			n, err := io.ReadFull(resp.Body, buf)
+			total += n
+			if err != nil {
+				break
+			}
+			time.Sleep(200 * time.Millisecond) // slow, but always reading within the timeout
+		}
+		if total != size {
+			t.Errorf("read %d of %d bytes", total, size)
+		}
+		if took := time.Since(began); took < 10*time.Second {
+			t.Errorf("the reader was not slow: %v", took)
+		}
+	})
 }
 
 func TestStreamsOverTheCapGet503(t *testing.T) {

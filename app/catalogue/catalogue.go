@@ -13,15 +13,15 @@ import (
 type Group string
 
 const (
-	Scenario Group = "scenario" // the demo's own: normal, invalid, slow
-	Fatal    Group = "fatal"    // a conforming consumer MUST reject the stream (or the run cannot succeed)
-	Warn     Group = "warn"     // it warns and goes on, or MAY fail the run
-	Legal    Group = "legal"    // valid AG-UI 1.0: nothing to warn about
-	File     Group = "file"     // loaded from a file the server was given
+	Demo  Group = "demo"  // the demo's own scenarios: normal, invalid, slow
+	Fatal Group = "fatal" // a conforming consumer MUST reject the stream (or the run cannot succeed)
+	Warn  Group = "warn"  // it warns and goes on, or MAY fail the run
+	Legal Group = "legal" // valid AG-UI 1.0: nothing to warn about
+	File  Group = "file"  // loaded from a file the server was given
 )
 
 // Groups lists the groups in the order the demo offers them.
-var Groups = []Group{Scenario, Fatal, Warn, Legal, File}
+var Groups = []Group{Demo, Fatal, Warn, Legal, File}
 
 // Entry is one script as the select offers it.
 type Entry struct {

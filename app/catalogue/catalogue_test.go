@@ -7,7 +7,7 @@ import (
 
 func TestEncodeDecode(t *testing.T) {
 	c := Catalogue{
-		{Name: "normal", Group: Scenario, Description: "A run.", Demo: "Shows it."},
+		{Name: "normal", Group: Demo, Description: "A run.", Demo: "Shows it."},
 		{Name: "tilde", Group: Fatal, Description: "A ~.", Rule: Rule{Page: "basic/processing", Quote: `"MUST" <b>`}, Must: "Reject."},
 		{Name: "mine", Group: File, Description: "From a file."},
 	}

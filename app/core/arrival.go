@@ -47,7 +47,7 @@ func arrive(m Model, msg Received, v Verdict) Model {
 	}
 	a := Arrival{Seq: seq, At: msg.At, Type: string(msg.Step.Type), Size: len(msg.JSON), Verdict: v, JSON: string(text)}
 	for _, w := range msg.Step.Warnings {
-		a.Warnings = append(a.Warnings, Bound(w.Text))
+		a.Warnings = append(a.Warnings, Clip(w.Text))
 	}
 	m.Arrivals = appendBounded(m.Arrivals, a, MaxArrivals)
 	return m

@@ -9,9 +9,9 @@ import (
 func wireOf(n int) Wire {
 	services := make([]Service, n)
 	for i := range services {
-		series := Core
+		series := CoreSeries
 		if i%2 == 1 {
-			series = Platform
+			series = PlatformSeries
 		}
 		services[i] = Service{ID: fmt.Sprintf("svc-%d", i), Name: fmt.Sprintf("Service %d", i), Series: series, Volume: float64(100 + i), Latency: float64(20 + i%200)}
 	}

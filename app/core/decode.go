@@ -47,7 +47,7 @@ func readWire(dec *jsontext.Decoder) (Wire, error) {
 		}
 		switch name := tok.String(); {
 		case name != "services":
-			return Wire{}, fmt.Errorf("the state: unknown key %q", Bound(name))
+			return Wire{}, fmt.Errorf("the state: unknown key %q", Clip(name))
 		case found:
 			return Wire{}, errors.New(`the state: duplicate key "services"`)
 		}
@@ -136,7 +136,7 @@ func readService(dec *jsontext.Decoder, i int) (Service, error) {
 		field := slices.Index(fieldNames, name)
 		switch {
 		case field < 0:
-			return Service{}, fmt.Errorf("%v: unknown key %q", at(""), Bound(name))
+			return Service{}, fmt.Errorf("%v: unknown key %q", at(""), Clip(name))
 		case have&(1<<field) != 0:
 			return Service{}, fmt.Errorf("%v: duplicate key %q", at(""), name)
 		}

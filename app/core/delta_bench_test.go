@@ -19,9 +19,9 @@ const spike = `{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/services/
 func servicesOf(n int) []core.Service {
 	services := make([]core.Service, n)
 	for i := range services {
-		series := core.Core
+		series := core.CoreSeries
 		if i%2 == 1 {
-			series = core.Platform
+			series = core.PlatformSeries
 		}
 		services[i] = core.Service{ID: fmt.Sprintf("svc-%d", i), Name: fmt.Sprintf("Service %d", i), Series: series, Volume: float64(100 + i), Latency: float64(20 + i%200)}
 	}

@@ -38,8 +38,8 @@ func opsOf(t testing.TB, ops string) []patch.Op {
 
 func initialWire() Wire {
 	return NewWire([]Service{
-		{ID: "api", Name: "API", Series: Core, Volume: 1200, Latency: 60},
-		{ID: "checkout", Name: "Checkout", Series: Core, Volume: 640, Latency: 92},
-		{ID: "auth", Name: "Auth", Series: Platform, Volume: 900, Latency: 35},
+		{ID: "api", Name: "API", Series: CoreSeries, Volume: 1200, Latency: 60},
+		{ID: "checkout", Name: "Checkout", Series: CoreSeries, Volume: 640, Latency: 92},
+		{ID: "auth", Name: "Auth", Series: PlatformSeries, Volume: 900, Latency: 35},
 	})
 }

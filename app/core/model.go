@@ -11,8 +11,8 @@ type Filter string
 
 const (
 	All          Filter = "All"
-	OnlyCore     Filter = Filter(Core)
-	OnlyPlatform Filter = Filter(Platform)
+	OnlyCore     Filter = Filter(CoreSeries)
+	OnlyPlatform Filter = Filter(PlatformSeries)
 )
 
 // Filters lists the filters in the order they are offered.

@@ -151,7 +151,7 @@ func TestAnEmptyPatchChangesNothing(t *testing.T) {
 
 func TestBoundKeepsUTF8Whole(t *testing.T) {
 	s := strings.Repeat("é", maxEvidence) // 2 bytes each
-	b := Bound(s)
+	b := Clip(s)
 	if !strings.HasSuffix(b, "…") || !strings.HasPrefix(s, strings.TrimSuffix(b, "…")) || len(b) > maxEvidence+len("…") {
 		t.Errorf("bound = %q", b)
 	}

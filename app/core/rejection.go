@@ -24,12 +24,12 @@ type Rejection struct {
 
 // rejection reads the evidence of a refused update from the engine's step.
 func rejection(runID string, step protocol.Step, ops int) Rejection {
-	r := Rejection{RunID: runID, Event: step.Type, Index: -1, Ops: ops, Reason: Bound(step.Update.Refusal.Error())}
+	r := Rejection{RunID: runID, Event: step.Type, Index: -1, Ops: ops, Reason: Clip(step.Update.Refusal.Error())}
 	var pe *patch.Error
 	if errors.As(step.Update.Refusal, &pe) {
-		r.Index, r.Reason = pe.Index, Bound(pe.Reason)
+		r.Index, r.Reason = pe.Index, Clip(pe.Reason)
 		if pe.Index >= 0 {
-			r.Op, r.Path = Bound(pe.Op), Bound(pe.Path)
+			r.Op, r.Path = Clip(pe.Op), Clip(pe.Path)
 		}
 	}
 	return r
@@ -54,9 +54,9 @@ func (r Rejection) String() string {
 	return "refused " + string(r.Event) + ": " + r.Operation() + ": " + r.Reason
 }
 
-// Bound cuts a text to 160 bytes on a character boundary: every text a
+// Clip cuts a text to 160 bytes on a character boundary: every text a
 // Rejection or a failure keeps is bounded so.
-func Bound(s string) string {
+func Clip(s string) string {
 	if len(s) <= maxEvidence {
 		return s
 	}

@@ -48,8 +48,8 @@ func appendServiceReasons(reasons []string, i int, s Service) []string {
 	if r := text(s.Name); r != "" {
 		reasons = append(reasons, at("name", r))
 	}
-	if s.Series != Core && s.Series != Platform {
-		reasons = append(reasons, at("series", fmt.Sprintf("must be one of Core, Platform, got %q", Bound(string(s.Series)))))
+	if s.Series != CoreSeries && s.Series != PlatformSeries {
+		reasons = append(reasons, at("series", fmt.Sprintf("must be one of Core, Platform, got %q", Clip(string(s.Series)))))
 	}
 	if r := measure(s.Volume); r != "" {
 		reasons = append(reasons, at("volume", r))
@@ -101,7 +101,7 @@ func firstDuplicate(services []Service) error {
 }
 
 func duplicateError(at, first int, id string) error {
-	return ruleError(fmt.Sprintf("services[%d].id: %q duplicates services[%d]", at, Bound(id), first))
+	return ruleError(fmt.Sprintf("services[%d].id: %q duplicates services[%d]", at, Clip(id), first))
 }
 
 // ruleError is a broken rule of the Wire, worded for people.

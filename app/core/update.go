@@ -126,7 +126,7 @@ func closeConnection(m Model) (Model, Cmd) {
 func receive(m Model, msg Received) (Model, Cmd) {
 	step, runID := msg.Step, m.Run.RunID
 	for _, w := range step.Warnings {
-		m = logf(m, runID, Warning, "%s", Bound(w.Text))
+		m = logf(m, runID, Warning, "%s", Clip(w.Text))
 	}
 	if v := step.Violation; v != nil {
 		if step.Update.Kind == protocol.Refused { // the services refused the state (rule 4)
@@ -136,7 +136,7 @@ func receive(m Model, msg Received) (Model, Cmd) {
 			return fail(m, Protocol, RuleBrokenStream, v.Rule, r.String())
 		}
 		m = arrive(m, msg, RunFailed)
-		return fail(m, Protocol, RuleBrokenStream, v.Rule, Bound(v.Reason))
+		return fail(m, Protocol, RuleBrokenStream, v.Rule, Clip(v.Reason))
 	}
 	if len(step.Events) == 0 {
 		return arrive(m, msg, Dropped), nil
@@ -172,7 +172,7 @@ func requested(r *protocol.Run) bool { return r != nil && r.Requested }
 // a replayed run before it only carries its state over.
 func runStarted(m Model, r *protocol.Run) (Model, Verdict) {
 	if !requested(r) {
-		return logf(m, m.Run.RunID, Info, "replayed run %q started: its events are checked, its state carried over", Bound(r.RunID)), Checked
+		return logf(m, m.Run.RunID, Info, "replayed run %q started: its events are checked, its state carried over", Clip(r.RunID)), Checked
 	}
 	if _, connecting := m.Lifecycle.(Connecting); connecting {
 		m.Lifecycle = AwaitingSnapshot{m.Run}
@@ -205,7 +205,7 @@ func stateChanged(m Model, step protocol.Step) (Model, Verdict) {
 // connection stays open to its end: a late RUN_ERROR may still come.
 func runFinished(m Model, r *protocol.Run) (Model, Verdict) {
 	if !requested(r) {
-		return logf(m, m.Run.RunID, Info, "replayed run %q finished", Bound(r.RunID)), Checked
+		return logf(m, m.Run.RunID, Info, "replayed run %q finished", Clip(r.RunID)), Checked
 	}
 	switch r.Outcome.Kind {
 	case protocol.OutcomeCancelled:
@@ -226,14 +226,14 @@ func runFinished(m Model, r *protocol.Run) (Model, Verdict) {
 // history; one before any run began is the requested run's.
 func runError(m Model, r *protocol.Run) (Model, Cmd) {
 	if r != nil && r.RunID != "" && !r.Requested {
-		return logf(m, m.Run.RunID, Warning, "replayed run %q failed: %s", Bound(r.RunID), Bound(r.Error.Message)), nil
+		return logf(m, m.Run.RunID, Warning, "replayed run %q failed: %s", Clip(r.RunID), Clip(r.Error.Message)), nil
 	}
-	rule, reason := RuleOtherFamilies, "RUN_ERROR: "+Bound(r.Error.Message)
+	rule, reason := RuleOtherFamilies, "RUN_ERROR: "+Clip(r.Error.Message)
 	if r.Error.Late {
-		rule, reason = RuleRunEnding, "RUN_ERROR after the run finished: "+Bound(r.Error.Message)
+		rule, reason = RuleRunEnding, "RUN_ERROR after the run finished: "+Clip(r.Error.Message)
 	}
 	if r.Error.Code != "" {
-		reason += " (" + Bound(r.Error.Code) + ")"
+		reason += " (" + Clip(r.Error.Code) + ")"
 	}
 	return fail(m, AgentReported, rule, protocol.Rule{}, reason)
 }
@@ -248,7 +248,7 @@ func streamFailed(m Model, msg StreamFailed) (Model, Cmd) {
 	if msg.Kind == Protocol {
 		rule = RuleBrokenStream
 	}
-	return fail(m, msg.Kind, rule, msg.Broke, Bound(msg.Reason))
+	return fail(m, msg.Kind, rule, msg.Broke, Clip(msg.Reason))
 }
 
 // fail (rule 4, 6 or 8): the run ends; the last valid data, filter and

@@ -14,8 +14,8 @@ import (
 type Series string
 
 const (
-	Core     Series = "Core"
-	Platform Series = "Platform"
+	CoreSeries     Series = "Core"
+	PlatformSeries Series = "Platform"
 )
 
 // Service is one measured service.

@@ -36,7 +36,7 @@ type Client struct {
 func (c Client) Stream(ctx context.Context, run core.Run, send func(core.Msg)) {
 	fail := func(kind core.FailureKind, broke protocol.Rule, format string, args ...any) {
 		if ctx.Err() == nil {
-			send(core.StreamFailed{Generation: run.Generation, Kind: kind, Broke: broke, Reason: core.Bound(fmt.Sprintf(format, args...))})
+			send(core.StreamFailed{Generation: run.Generation, Kind: kind, Broke: broke, Reason: core.Clip(fmt.Sprintf(format, args...))})
 		}
 	}
 	in, err := Input(run)

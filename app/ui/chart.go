@@ -23,14 +23,14 @@ func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
 // 10,000-service snapshot is drawn over some twenty frames, none long.
 const chunksPerFrame = 8
 
-// Chart is the scatter chart: p95 latency against volume, one mark per
+// chartView is the scatter chart: p95 latency against volume, one mark per
 // visible service, baseline marks for the ones that moved, drawn for a box
 // of the given width. A few marks are drawn with their names, placed by
 // chart.Lay. A crowd is drawn in chunks, one per array of the Wire, each a
 // component: a delta to one service draws its chunk again and no other,
 // and a change to many chunks at once (a new snapshot, a filter) is drawn
 // a few chunks a frame, so that no frame takes long.
-type Chart struct {
+type chartView struct {
 	app.Compo
 	Chunks   [][]core.Service // the Wire's arrays
 	HasData  bool
@@ -45,19 +45,19 @@ type Chart struct {
 	notes   []chunkNotes // each chunk's part of the text alternative
 }
 
-func (c *Chart) OnMount(ctx app.Context) {
+func (c *chartView) OnMount(ctx app.Context) {
 	c.ctx = ctx
 	c.drawMore()
 }
 
 // drawMore asks for another frame while chunks wait to be drawn.
-func (c *Chart) drawMore() {
+func (c *chartView) drawMore() {
 	if c.drawing && c.ctx.Src() != nil {
 		c.ctx.After(time.Millisecond, func(app.Context) {})
 	}
 }
 
-func (c *Chart) Render() app.UI {
+func (c *chartView) Render() app.UI {
 	a := chart.NewArea(c.Width)
 	view := visibleRows(c.Chunks, c.Filter)
 	var marks, baselines, over app.UI
@@ -81,8 +81,8 @@ func (c *Chart) Render() app.UI {
 		}
 		l := chart.Lay(a, placed, c.HasData)
 		budget, note = l.Budget, l.Note
-		baselines = svg("g").Class("baselines").Body(app.Range(placed).Slice(func(i int) app.UI { return baselineView(placed[i]) }))
-		marks = svg("g").Class("marks").Body(app.Range(placed).Slice(func(i int) app.UI { return markView(placed[i], l.Labels[i]) }))
+		baselines = svg("g").Class("baselines").Body(app.Range(placed).Slice(func(i int) app.UI { return newBaselineView(placed[i]) }))
+		marks = svg("g").Class("marks").Body(app.Range(placed).Slice(func(i int) app.UI { return newMarkView(placed[i], l.Labels[i]) }))
 	}
 	return svg("svg").
 		Class("chart").
@@ -91,7 +91,7 @@ func (c *Chart) Render() app.UI {
 		Role("img").
 		Aria("label", c.describeChart(view)).
 		Body(
-			&Axes{Area: a},
+			&axes{Area: a},
 			app.If(!crowded, func() app.UI { return budgetLine(a, budget) }),
 			baselines,
 			marks,
@@ -101,11 +101,11 @@ func (c *Chart) Render() app.UI {
 }
 
 // selectedMark is the selected service's mark in a crowd, if it is shown.
-func (c *Chart) selectedMark(a chart.Area) app.UI {
+func (c *chartView) selectedMark(a chart.Area) app.UI {
 	for _, chunk := range c.Chunks {
 		for _, s := range chunk {
 			if s.ID == c.Selected && c.Filter.Admits(s) {
-				return markView(chart.Place(s, core.Service{}, false, true, a), chart.Label{})
+				return newMarkView(chart.Place(s, core.Service{}, false, true, a), chart.Label{})
 			}
 		}
 	}
@@ -140,7 +140,7 @@ func sameMap(a, b map[string]core.Service) bool {
 
 // crowd draws the chunks, at most chunksPerFrame of them anew in the
 // browser; the others keep showing older data until the next frames.
-func (c *Chart) crowd(a chart.Area) (baselines, marks app.UI) {
+func (c *chartView) crowd(a chart.Area) (baselines, marks app.UI) {
 	want := make([]chunkInput, len(c.Chunks))
 	for i, services := range c.Chunks {
 		want[i] = chunkInput{services: services, baseline: c.Baseline, filter: c.Filter, area: a}
@@ -176,8 +176,8 @@ func (c *Chart) crowd(a chart.Area) (baselines, marks app.UI) {
 	bs := make([]app.UI, len(shown))
 	ms := make([]app.UI, len(shown))
 	for i, in := range shown {
-		bs[i] = &BaselineChunk{Services: in.services, Baseline: in.baseline, Selected: in.selected, Filter: in.filter, Width: in.area.Width}
-		ms[i] = &MarkChunk{Services: in.services, Baseline: in.baseline, Selected: in.selected, Filter: in.filter, Width: in.area.Width}
+		bs[i] = &baselineChunk{Services: in.services, Baseline: in.baseline, Selected: in.selected, Filter: in.filter, Width: in.area.Width}
+		ms[i] = &markChunk{Services: in.services, Baseline: in.baseline, Selected: in.selected, Filter: in.filter, Width: in.area.Width}
 	}
 	return svg("g").Class("baselines").Body(bs...), svg("g").Class("marks").Body(ms...)
 }
@@ -187,7 +187,7 @@ func (c *Chart) crowd(a chart.Area) (baselines, marks app.UI) {
 // stylesheet's transparency).
 const crowdRadius = 5
 
-// MarkChunk draws the marks of one array of the Wire, as one fragment of
+// markChunk draws the marks of one array of the Wire, as one fragment of
 // markup: go-app would mount each element with a call into JavaScript per
 // element and attribute (some 90 µs a mark, measured in Chromium), where
 // the browser parses a chunk's 64 marks at once. A crowd's mark is its
@@ -195,7 +195,7 @@ const crowdRadius = 5
 // selected one is drawn over the crowd by the chart. Its fields
 // are what go-app compares before drawing the chunk again: the same array,
 // or not.
-type MarkChunk struct {
+type markChunk struct {
 	app.Compo
 	Services []core.Service
 	Baseline map[string]core.Service
@@ -204,7 +204,7 @@ type MarkChunk struct {
 	Width    float64 // the area's
 }
 
-func (k *MarkChunk) Render() app.UI {
+func (k *markChunk) Render() app.UI {
 	a := chart.NewArea(k.Width)
 	var b markup
 	b.WriteString(`<svg class="chunk" overflow="visible">`)
@@ -222,11 +222,11 @@ func (k *MarkChunk) Render() app.UI {
 	return app.Raw(b.String())
 }
 
-// BaselineChunk draws where the services of one array of the Wire were at
-// the baseline, for those that moved, as MarkChunk draws their marks.
-type BaselineChunk MarkChunk
+// baselineChunk draws where the services of one array of the Wire were at
+// the baseline, for those that moved, as markChunk draws their marks.
+type baselineChunk markChunk
 
-func (k *BaselineChunk) Render() app.UI {
+func (k *baselineChunk) Render() app.UI {
 	a := chart.NewArea(k.Width)
 	var b markup
 	b.WriteString(`<svg class="chunk" overflow="visible">`)
@@ -261,7 +261,7 @@ func (b *markup) open(tag, class, name, value string) {
 // shape writes a series' symbol as shape draws it, with a class and one
 // more attribute when given.
 func (b *markup) shape(series core.Series, x, y, r float64, class, name, value string) {
-	if series == core.Platform {
+	if series == core.PlatformSeries {
 		b.WriteString("<path")
 		b.attrs(class, name, value)
 		b.WriteString(` d="` + diamond(x, y, r) + `"/>`)
@@ -291,9 +291,9 @@ func diamond(x, y, r float64) string {
 		"L" + fixed(x) + " " + fixed(y+r*1.25) + "L" + fixed(x-r*1.25) + " " + fixed(y) + "Z"
 }
 
-// MarkView is one mark of a chart with few, with its title and its name
+// markView is one mark of a chart with few, with its title and its name
 // where one is written: only the marks that changed are drawn again.
-type MarkView struct {
+type markView struct {
 	app.Compo
 	ID, Name        string
 	Series          core.Series
@@ -307,9 +307,9 @@ type MarkView struct {
 	Anchor               string
 }
 
-func markView(mk chart.Mark, label chart.Label) *MarkView {
+func newMarkView(mk chart.Mark, label chart.Label) *markView {
 	s := mk.Service
-	v := &MarkView{ID: s.ID, Name: s.Name, Series: s.Series, Volume: s.Volume, Latency: s.Latency,
+	v := &markView{ID: s.ID, Name: s.Name, Series: s.Series, Volume: s.Volume, Latency: s.Latency,
 		X: mk.X, Y: mk.Y, Selected: mk.Selected, OffScale: mk.OffScale}
 	if len(label.Lines) > 0 {
 		v.Label, v.LabelX, v.LabelY, v.Size, v.Anchor = label.Lines[0], label.X, label.Y, label.Size, label.Anchor
@@ -317,7 +317,7 @@ func markView(mk chart.Mark, label chart.Label) *MarkView {
 	return v
 }
 
-func (v *MarkView) Render() app.UI {
+func (v *markView) Render() app.UI {
 	s := core.Service{ID: v.ID, Name: v.Name, Series: v.Series, Volume: v.Volume, Latency: v.Latency}
 	var label chart.Label
 	if v.Label != "" {
@@ -326,9 +326,9 @@ func (v *MarkView) Render() app.UI {
 	return mark(chart.Mark{Service: s, X: v.X, Y: v.Y, Selected: v.Selected, OffScale: v.OffScale}, label)
 }
 
-// BaselineView is where a service was at the baseline, joined to where it
+// baselineView is where a service was at the baseline, joined to where it
 // is now.
-type BaselineView struct {
+type baselineView struct {
 	app.Compo
 	ID     string
 	Series core.Series
@@ -337,24 +337,24 @@ type BaselineView struct {
 }
 
 // baselineView is nil for a mark that has not moved.
-func baselineView(mk chart.Mark) app.UI {
+func newBaselineView(mk chart.Mark) app.UI {
 	if mk.Baseline == nil {
 		return nil
 	}
-	return &BaselineView{ID: mk.Service.ID, Series: mk.Service.Series, X: mk.X, Y: mk.Y, BX: mk.Baseline.X, BY: mk.Baseline.Y}
+	return &baselineView{ID: mk.Service.ID, Series: mk.Service.Series, X: mk.X, Y: mk.Y, BX: mk.Baseline.X, BY: mk.Baseline.Y}
 }
 
-func (v *BaselineView) Render() app.UI {
+func (v *baselineView) Render() app.UI {
 	return baselineMark(chart.Mark{Service: core.Service{ID: v.ID, Series: v.Series}, X: v.X, Y: v.Y, Baseline: &chart.Point{X: v.BX, Y: v.BY}})
 }
 
-// Axes draws the grid, ticks and axis names: again only for a new area.
-type Axes struct {
+// axes draws the grid, ticks and axis names: again only for a new area.
+type axes struct {
 	app.Compo
 	Area chart.Area
 }
 
-func (x *Axes) Render() app.UI {
+func (x *axes) Render() app.UI {
 	a := x.Area
 	bottom, left := a.Y.From, a.X.From
 	yTicks, xTicks := a.Y.Domain.Ticks(), a.X.Domain.Ticks()
@@ -413,14 +413,14 @@ func svgText(l chart.Label, class string) app.UI {
 // shape draws a service's symbol: Core a circle, Platform a diamond, so the
 // series differ by more than colour.
 func shape(series core.Series, x, y, r float64) app.HTMLElem {
-	if series == core.Platform {
+	if series == core.PlatformSeries {
 		return svg("path").Attr("d", diamond(x, y, r))
 	}
 	return svg("circle").Attr("cx", fixed(x)).Attr("cy", fixed(y)).Attr("r", fixed(r))
 }
 
 func seriesClass(s core.Series) string {
-	if s == core.Platform {
+	if s == core.PlatformSeries {
 		return "platform"
 	}
 	return "core"

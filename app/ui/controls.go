@@ -15,11 +15,11 @@ const (
 	statusID = "status"
 )
 
-// Controls: scenario, run commands, series filter, status, each a
+// controls: scenario, run commands, series filter, status, each a
 // component drawn again only when its inputs change. go-app keeps an
 // element's first handler when a new one comes from the same code, so
 // handlers here capture nothing that changes.
-type Controls struct {
+type controls struct {
 	app.Compo
 	Scenario   string
 	Scenarios  catalogue.Catalogue
@@ -32,19 +32,19 @@ type Controls struct {
 	send func(core.Msg)
 }
 
-func (c *Controls) Render() app.UI {
+func (c *controls) Render() app.UI {
 	_, active := core.ActiveRun(c.Lifecycle)
 	_, failed := c.Lifecycle.(core.Failed)
 	return app.Div().Class("controls").Body(
-		&ScenarioPick{Chosen: c.Scenario, Scenarios: c.Scenarios, send: c.send},
-		&RunButtons{Ready: c.Ready, Active: active, Failed: failed, send: c.send},
-		&FilterButtons{Filter: c.Filter, send: c.send},
-		&RunState{Lifecycle: c.Lifecycle, StreamOpen: c.StreamOpen, Accepted: c.Accepted},
+		&scenarioPick{Chosen: c.Scenario, Scenarios: c.Scenarios, send: c.send},
+		&runButtons{Ready: c.Ready, Active: active, Failed: failed, send: c.send},
+		&filterButtons{Filter: c.Filter, send: c.send},
+		&runState{Lifecycle: c.Lifecycle, StreamOpen: c.StreamOpen, Accepted: c.Accepted},
 	)
 }
 
-// RunButtons are Run, Cancel and Recover.
-type RunButtons struct {
+// runButtons are Run, Cancel and Recover.
+type runButtons struct {
 	app.Compo
 	Ready  bool // the client is mounted: a click cannot be lost
 	Active bool // a run is open: Cancel
@@ -53,7 +53,7 @@ type RunButtons struct {
 	send func(core.Msg)
 }
 
-func (b *RunButtons) Render() app.UI {
+func (b *runButtons) Render() app.UI {
 	send := b.send
 	return app.Div().Class("group").Body(
 		// Disabled until the client is ready, so that no click is lost.
@@ -64,15 +64,15 @@ func (b *RunButtons) Render() app.UI {
 	)
 }
 
-// FilterButtons choose the series shown.
-type FilterButtons struct {
+// filterButtons choose the series shown.
+type filterButtons struct {
 	app.Compo
 	Filter core.Filter
 
 	send func(core.Msg)
 }
 
-func (b *FilterButtons) Render() app.UI {
+func (b *filterButtons) Render() app.UI {
 	send := b.send
 	return app.Div().Class("group", "segmented").Role("group").Aria("label", "Series filter").Body(
 		app.Range(core.Filters).Slice(func(i int) app.UI {
@@ -85,16 +85,16 @@ func (b *FilterButtons) Render() app.UI {
 	)
 }
 
-// RunState is the status word, who ended the run, the accepted count and
+// runState is the status word, who ended the run, the accepted count and
 // the run's detail: what changes with most events.
-type RunState struct {
+type runState struct {
 	app.Compo
 	Lifecycle  core.Lifecycle
 	StreamOpen bool
 	Accepted   int
 }
 
-func (r *RunState) Render() app.UI {
+func (r *runState) Render() app.UI {
 	return app.Div().Class("group", "run-state").Body(
 		// Focusable from code: where focus goes when nothing else can take it.
 		app.P().Class("status", statusClass(r.Lifecycle)).Body(
@@ -106,9 +106,9 @@ func (r *RunState) Render() app.UI {
 	)
 }
 
-// ScenarioPick is the Scenario select and the line under it, drawn again
+// scenarioPick is the Scenario select and the line under it, drawn again
 // only when the choice changes.
-type ScenarioPick struct {
+type scenarioPick struct {
 	app.Compo
 	Chosen    string
 	Scenarios catalogue.Catalogue
@@ -116,7 +116,7 @@ type ScenarioPick struct {
 	send func(core.Msg)
 }
 
-func (p *ScenarioPick) Render() app.UI {
+func (p *scenarioPick) Render() app.UI {
 	send := p.send
 	return app.Div().Class("group", "scenario-pick").Body(
 		app.Label().For("scenario").Text("Scenario"),
@@ -135,11 +135,11 @@ func (p *ScenarioPick) Render() app.UI {
 
 // groupLabels name the Scenario select's groups.
 var groupLabels = map[catalogue.Group]string{
-	catalogue.Scenario: "Scenarios",
-	catalogue.Fatal:    "Faults 1.0 rejects",
-	catalogue.Warn:     "Faults 1.0 warns about",
-	catalogue.Legal:    "Legal in 1.0",
-	catalogue.File:     "From the server's files",
+	catalogue.Demo:  "Scenarios",
+	catalogue.Fatal: "Faults 1.0 rejects",
+	catalogue.Warn:  "Faults 1.0 warns about",
+	catalogue.Legal: "Legal in 1.0",
+	catalogue.File:  "From the server's files",
 }
 
 // scenarioGroup is one optgroup of the Scenario select; none when the

@@ -17,11 +17,11 @@ import (
 // coming back from /charts shows the cancelled run's last valid data.
 const modelState = "agent-analysis/model"
 
-// Demo is the live screen, a thin shell around the client core: it renders
+// demo is the live screen, a thin shell around the client core: it renders
 // the Model and turns DOM events and stream Msgs into Update calls. Its
 // fields are unexported on purpose: go-app copies exported fields of the
 // fresh instance each navigation makes onto the mounted one.
-type Demo struct {
+type demo struct {
 	app.Compo
 	model     core.Model
 	scenarios catalogue.Catalogue // what the Scenario select offers
@@ -30,7 +30,7 @@ type Demo struct {
 	runner    *effects.Runner // performs Update's Cmds; nil until mounted in the browser
 	pageHide  app.Func        // leaving the page ends the run, through Update
 
-	table      *ServiceTable // the table in the page, for focus to find rows
+	table      *serviceTable // the table in the page, for focus to find rows
 	chartWidth float64       // the chart's box, as the browser measured it
 	chartBox   boxWatch      // reports changes of that width
 	refocusing bool          // a focus check is due after this frame's render
@@ -38,13 +38,13 @@ type Demo struct {
 
 func newDemo(scenarios catalogue.Catalogue) func() app.Composer {
 	return func() app.Composer {
-		return &Demo{model: core.NewModel(""), scenarios: scenarios, path: LivePath}
+		return &demo{model: core.NewModel(""), scenarios: scenarios, path: livePath}
 	}
 }
 
 // OnMount runs in the browser only. Nothing starts here: runs start from
 // a click.
-func (d *Demo) OnMount(ctx app.Context) {
+func (d *demo) OnMount(ctx app.Context) {
 	d.ctx, d.refocusing = ctx, false
 	var saved core.Model
 	ctx.GetState(modelState, &saved)
@@ -80,10 +80,10 @@ func (d *Demo) OnMount(ctx app.Context) {
 
 // OnNav runs for both demo routes, on the kept instance too (and during
 // the server's prerender, where there is no stream to tell).
-func (d *Demo) OnNav(ctx app.Context) {
+func (d *demo) OnNav(ctx app.Context) {
 	d.path = ctx.Page().URL().Path
 	title := "Agent Analysis · AG-UI state sync"
-	if d.path == RetainedPath {
+	if d.path == retainedPath {
 		title = "Retained view · Agent Analysis"
 	}
 	ctx.Page().SetTitle(title)
@@ -94,7 +94,7 @@ func (d *Demo) OnNav(ctx app.Context) {
 
 // OnDismount: leaving the demo cancels an open run (RouteExit) and closes
 // every connection.
-func (d *Demo) OnDismount() {
+func (d *demo) OnDismount() {
 	d.send(core.Navigated{To: core.Exited})
 	d.runner.Close()
 	d.chartBox.stop()
@@ -105,7 +105,7 @@ func (d *Demo) OnDismount() {
 // send runs one Msg through Update and performs its Cmd. It runs on the
 // UI goroutine only. Once the frame is drawn, focus is put back where the
 // render may have taken it from (see focusTarget).
-func (d *Demo) send(msg core.Msg) {
+func (d *demo) send(msg core.Msg) {
 	if !d.refocusing {
 		d.refocusing = true
 		before := focused()
@@ -121,13 +121,13 @@ func (d *Demo) send(msg core.Msg) {
 }
 
 // deliver hands a stream's Msg to the UI goroutine.
-func (d *Demo) deliver(msg core.Msg) {
+func (d *demo) deliver(msg core.Msg) {
 	d.ctx.Dispatch(func(app.Context) { d.send(msg) })
 }
 
 // Render lays out the page; each part is a component that draws again
 // only when what it shows changed, so a Msg costs what it changed.
-func (d *Demo) Render() app.UI {
+func (d *demo) Render() app.UI {
 	m := d.model
 	ready := d.runner != nil
 	var chunks [][]core.Service
@@ -136,19 +136,19 @@ func (d *Demo) Render() app.UI {
 	}
 	return shell(d.path,
 		app.Div().Class("demo").DataSet("ready", ready).DataSet("thread", m.Thread).Body(
-			&Intro{Path: d.path},
-			&Controls{
+			&intro{Path: d.path},
+			&controls{
 				Scenario: m.Scenario, Scenarios: d.scenarios, Ready: ready, Lifecycle: m.Lifecycle,
 				StreamOpen: m.Connection != 0, Accepted: m.Accepted, Filter: m.Filter, send: d.send,
 			},
 			app.Div().Class("layout").Body(
 				app.Section().Class("card", "chart-card").Aria("labelledby", "chart-title").Body(
 					app.H2().ID("chart-title").Text("p95 latency against volume"),
-					app.Div().ID(chartBoxID).Body(&Chart{
+					app.Div().ID(chartBoxID).Body(&chartView{
 						Chunks: chunks, HasData: m.Wire != nil, Baseline: m.Baseline,
 						Selected: m.Selected, Filter: m.Filter, Width: d.chartWidth,
 					}),
-					&Legend{},
+					&legend{},
 				),
 				app.Div().Class("side").Body(
 					alertOf(m),
@@ -157,26 +157,26 @@ func (d *Demo) Render() app.UI {
 			),
 			app.Section().Class("card").Aria("labelledby", "table-title").Body(
 				app.H2().ID("table-title").Text("Services"),
-				&ServiceTable{
+				&serviceTable{
 					Chunks: chunks, HasData: m.Wire != nil, Baseline: m.Baseline,
 					Selected: m.Selected, Filter: m.Filter,
-					send: d.send, mounted: func(t *ServiceTable) { d.table = t },
+					send: d.send, mounted: func(t *serviceTable) { d.table = t },
 				},
 			),
-			&Activity{Entries: m.Activity},
-			&WireLog{Arrivals: m.Arrivals},
+			&activity{Entries: m.Activity},
+			&wireLog{Arrivals: m.Arrivals},
 		),
 	)
 }
 
-// Intro says what the page is.
-type Intro struct {
+// intro says what the page is.
+type intro struct {
 	app.Compo
 	Path string
 }
 
-func (in *Intro) Render() app.UI {
-	if in.Path == RetainedPath {
+func (in *intro) Render() app.UI {
+	if in.Path == retainedPath {
 		return app.Header().Class("intro").Body(
 			app.H1().Text("Retained view"),
 			app.P().Text("The same live component as the main view: moving between the two keeps the stream, "+
@@ -190,10 +190,10 @@ func (in *Intro) Render() app.UI {
 	)
 }
 
-// Legend explains the chart's symbols; it never changes.
-type Legend struct{ app.Compo }
+// legend explains the chart's symbols; it never changes.
+type legend struct{ app.Compo }
 
-func (l *Legend) Render() app.UI {
+func (l *legend) Render() app.UI {
 	return app.Ul().Class("legend").Aria("label", "Legend").Body(
 		app.Li().Body(shapeKey("Core"), app.Text("Core")),
 		app.Li().Body(shapeKey("Platform"), app.Text("Platform")),

@@ -16,7 +16,7 @@ const maxDescribed = 8
 // service that moved against the baseline or stands above the budget, the
 // first few by name and the others counted. Each chunk's part is kept
 // while the chunk is the same array: a delta describes one chunk anew.
-func (c *Chart) describeChart(view rows) string {
+func (c *chartView) describeChart(view rows) string {
 	if !c.HasData {
 		return "Scatter chart of p95 latency against request volume; no data yet"
 	}

@@ -30,7 +30,7 @@ func focused() focusTarget {
 // row, wherever the list now has it (else the table's tab stop); from a
 // control that can no longer be used, it goes to Run (else the status
 // line). Where the user has moved on, it does nothing.
-func (f focusTarget) restore(table *ServiceTable) {
+func (f focusTarget) restore(table *serviceTable) {
 	doc := app.Window().Get("document")
 	active := doc.Get("activeElement")
 	lost := !active.Truthy() || active.Equal(doc.Get("body"))
@@ -40,7 +40,7 @@ func (f focusTarget) restore(table *ServiceTable) {
 		if onRow == f.service || (!lost && onRow == "") {
 			return
 		}
-		if table != nil && table.FocusService(f.service) {
+		if table != nil && table.focusService(f.service) {
 			return
 		}
 		focusFirst(doc.Call("querySelector", `tbody tr[tabindex="0"]`), doc.Call("getElementById", statusID))

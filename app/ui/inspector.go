@@ -8,8 +8,8 @@ import (
 	core "github.com/agent-analysis/agent-analysis/app/core"
 )
 
-// Inspector shows the selected service against its baseline.
-type Inspector struct {
+// inspector shows the selected service against its baseline.
+type inspector struct {
 	app.Compo
 	Service  core.Service
 	Selected bool // a service is selected and shown
@@ -17,7 +17,7 @@ type Inspector struct {
 	HasBase  bool
 }
 
-func (in *Inspector) Render() app.UI {
+func (in *inspector) Render() app.UI {
 	var body app.UI = app.P().Class("hint").Text("Select a service in the table to compare it with the run's baseline.")
 	if s := in.Service; in.Selected {
 		body = app.Dl().Body(
@@ -35,17 +35,17 @@ func (in *Inspector) Render() app.UI {
 	)
 }
 
-// inspectorOf is the Inspector for a model.
-func inspectorOf(m core.Model) *Inspector {
+// inspectorOf is the inspector for a model.
+func inspectorOf(m core.Model) *inspector {
 	if m.Selected == "" || m.Wire == nil {
-		return &Inspector{}
+		return &inspector{}
 	}
 	s, ok := m.Wire.Find(m.Selected)
 	if !ok {
-		return &Inspector{}
+		return &inspector{}
 	}
 	base, hasBase := m.BaselineOf(s.ID)
-	return &Inspector{Service: s, Selected: true, Base: base, HasBase: hasBase}
+	return &inspector{Service: s, Selected: true, Base: base, HasBase: hasBase}
 }
 
 // compare is "baseline → current unit, difference".
@@ -60,26 +60,26 @@ func compare(base, now float64, unit string, hasBase bool) string {
 	}
 }
 
-// Alert explains why the run failed, and who ended it: the agent's own
+// alert explains why the run failed, and who ended it: the agent's own
 // report is never shown as a broken rule (events/lifecycle). A run that
 // ended otherwise, by the agent's choice, gets a notice.
-type Alert struct {
+type alert struct {
 	app.Compo
 	Lifecycle    core.Lifecycle
 	Rejection    core.Rejection // the run's refused update, if one ended it
 	HasRejection bool
 }
 
-// alertOf is the Alert for a model.
-func alertOf(m core.Model) *Alert {
-	a := &Alert{Lifecycle: m.Lifecycle}
+// alertOf is the alert for a model.
+func alertOf(m core.Model) *alert {
+	a := &alert{Lifecycle: m.Lifecycle}
 	if _, failed := m.Lifecycle.(core.Failed); failed {
 		a.Rejection, a.HasRejection = m.LastRejection()
 	}
 	return a
 }
 
-func (a *Alert) Render() app.UI {
+func (a *alert) Render() app.UI {
 	f, failed := a.Lifecycle.(core.Failed)
 	if !failed {
 		if n := notice(a.Lifecycle); n != nil {
@@ -154,15 +154,15 @@ func ruleLines(f core.Failed) app.UI {
 	)
 }
 
-// Activity is the bounded log, newest first; drawn only while open.
-type Activity struct {
+// activity is the bounded log, newest first; drawn only while open.
+type activity struct {
 	app.Compo
 	Entries []core.Entry
 
 	disclosed
 }
 
-func (a *Activity) Render() app.UI {
+func (a *activity) Render() app.UI {
 	entries := a.Entries
 	if !a.open {
 		entries = nil

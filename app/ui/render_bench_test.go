@@ -50,7 +50,7 @@ type benchRoot struct {
 }
 
 func (r *benchRoot) Render() app.UI {
-	d := Demo{model: *r.current, scenarios: fixtures.Catalogue(), path: LivePath}
+	d := demo{model: *r.current, scenarios: fixtures.Catalogue(), path: livePath}
 	return d.Render()
 }
 

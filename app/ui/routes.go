@@ -18,9 +18,9 @@ var registerOnce sync.Once
 // moving between them keeps the mounted one, with its stream.
 func Register(scenarios catalogue.Catalogue) {
 	registerOnce.Do(func() {
-		app.Route(LivePath, newDemo(scenarios))
-		app.Route(RetainedPath, newDemo(scenarios))
-		app.Route(ChartsPath, func() app.Composer { return &Charts{} })
+		app.Route(livePath, newDemo(scenarios))
+		app.Route(retainedPath, newDemo(scenarios))
+		app.Route(chartsPath, func() app.Composer { return &charts{} })
 	})
 }
 

@@ -6,28 +6,28 @@ import (
 
 // Paths of the pages.
 const (
-	LivePath     = "/agent-analysis"
-	RetainedPath = "/agent-analysis/retained"
-	ChartsPath   = "/charts"
+	livePath     = "/agent-analysis"
+	retainedPath = "/agent-analysis/retained"
+	chartsPath   = "/charts"
 )
 
 // shell is the layout every page shares: header with navigation and the
 // theme switch, the page's content, the footer.
 func shell(current string, content ...app.UI) app.UI {
 	return app.Div().Class("page").Body(
-		&TopBar{Current: current},
+		&topBar{Current: current},
 		app.Main().ID("main").TabIndex(-1).Body(content...),
-		&Footer{},
+		&footer{},
 	)
 }
 
-// TopBar is the skip link and the header: drawn again only on navigation.
-type TopBar struct {
+// topBar is the skip link and the header: drawn again only on navigation.
+type topBar struct {
 	app.Compo
 	Current string
 }
 
-func (b *TopBar) Render() app.UI {
+func (b *topBar) Render() app.UI {
 	return app.Div().Class("top-bar").Body(
 		app.A().Class("skip").Href("#main").OnClick(skipToMain).Text("Skip to content"),
 		app.Header().Class("top").Body(
@@ -36,19 +36,19 @@ func (b *TopBar) Render() app.UI {
 				app.Span().Class("badge").Text("Synthetic data"),
 			),
 			app.Nav().Aria("label", "Pages").Body(
-				navLink(b.Current, LivePath, "Live view"),
-				navLink(b.Current, RetainedPath, "Retained view"),
-				navLink(b.Current, ChartsPath, "All charts"),
+				navLink(b.Current, livePath, "Live view"),
+				navLink(b.Current, retainedPath, "Retained view"),
+				navLink(b.Current, chartsPath, "All charts"),
 			),
-			&ThemeSwitch{},
+			&themeSwitch{},
 		),
 	)
 }
 
-// Footer never changes.
-type Footer struct{ app.Compo }
+// footer never changes.
+type footer struct{ app.Compo }
 
-func (f *Footer) Render() app.UI {
+func (f *footer) Render() app.UI {
 	return app.Footer().Class("foot").Body(
 		app.P().Text("All data is synthetic, served by a deterministic fixture backend. " +
 			"The 100 ms p95 budget line is illustrative, not an SLO."),

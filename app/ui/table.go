@@ -29,7 +29,7 @@ func rootFontPx() float64 {
 	return px
 }
 
-// ServiceTable lists the visible services as one ARIA grid: one tab stop
+// serviceTable lists the visible services as one ARIA grid: one tab stop
 // (the selected row, else the first row in the page), Up, Down, Page Up,
 // Page Down, Home and End to move, Enter or Space, or a click, to select.
 // A long list is virtualised: its box scrolls, only the rows in view and
@@ -37,7 +37,7 @@ func rootFontPx() float64 {
 // they are. A row is a component, drawn again only when its service,
 // baseline, selection or tab stop changed; the handlers sit on the box,
 // not on each row.
-type ServiceTable struct {
+type serviceTable struct {
 	app.Compo
 	Chunks   [][]core.Service // the Wire's arrays
 	HasData  bool
@@ -46,7 +46,7 @@ type ServiceTable struct {
 	Filter   core.Filter
 
 	send    func(core.Msg)
-	mounted func(*ServiceTable) // tells the demo which instance is in the page
+	mounted func(*serviceTable) // tells the demo which instance is in the page
 	ctx     app.Context
 	box     boxWatch
 
@@ -61,7 +61,7 @@ type ServiceTable struct {
 	below     float64
 }
 
-func (t *ServiceTable) OnMount(ctx app.Context) {
+func (t *serviceTable) OnMount(ctx app.Context) {
 	t.ctx = ctx
 	if t.mounted != nil {
 		t.mounted(t)
@@ -81,9 +81,9 @@ func (t *ServiceTable) OnMount(ctx app.Context) {
 	})
 }
 
-func (t *ServiceTable) OnDismount() { t.box.stop() }
+func (t *serviceTable) OnDismount() { t.box.stop() }
 
-func (t *ServiceTable) Render() app.UI {
+func (t *serviceTable) Render() app.UI {
 	t.view = visibleRows(t.Chunks, t.Filter)
 	n := t.view.Len()
 	virtual := n > virtualFrom
@@ -103,7 +103,7 @@ func (t *ServiceTable) Render() app.UI {
 	for i := first; i < last; i++ {
 		s := t.view.At(i)
 		base, hasBase := t.Baseline[s.ID]
-		rowsUI = append(rowsUI, &ServiceRow{
+		rowsUI = append(rowsUI, &serviceRow{
 			ID: s.ID, Name: s.Name, Series: s.Series, Volume: s.Volume, Latency: s.Latency,
 			BaseVolume: base.Volume, BaseLatency: base.Latency, HasBase: hasBase,
 			Selected: s.ID == t.Selected, TabStop: i == stop, Index: i,
@@ -137,7 +137,7 @@ func (t *ServiceTable) Render() app.UI {
 	)
 }
 
-func (t *ServiceTable) emptyText() string {
+func (t *serviceTable) emptyText() string {
 	if !t.HasData {
 		return "No data yet."
 	}
@@ -151,7 +151,7 @@ func spacer(where string) app.UI {
 	return app.Tr().Class("spacer", where).Aria("hidden", true).Body(app.Td().ColSpan(4))
 }
 
-func (t *ServiceTable) rowPx() float64 {
+func (t *serviceTable) rowPx() float64 {
 	if t.rem > 0 {
 		return rowRem * t.rem
 	}
@@ -159,7 +159,7 @@ func (t *ServiceTable) rowPx() float64 {
 }
 
 // window is the rows in the page: those in view, and a margin.
-func (t *ServiceTable) window(n int) (first, last int) {
+func (t *serviceTable) window(n int) (first, last int) {
 	view := t.viewport
 	if view <= 0 {
 		view = defaultViewport
@@ -172,7 +172,7 @@ func (t *ServiceTable) window(n int) (first, last int) {
 // afterRender puts focus back on the service that had it: one waiting for
 // its row (a key moved past the page), or one whose row scrolled out of
 // the page and back.
-func (t *ServiceTable) afterRender(ctx app.Context) {
+func (t *serviceTable) afterRender(ctx app.Context) {
 	box := app.Window().GetElementByID(tableBoxID)
 	if !box.Truthy() {
 		return
@@ -208,7 +208,7 @@ func focusIsLost(box app.Value) bool {
 	return !active.Truthy() || active.Equal(doc.Get("body")) || active.Equal(box)
 }
 
-func (t *ServiceTable) onScroll(ctx app.Context, e app.Event) {
+func (t *serviceTable) onScroll(ctx app.Context, e app.Event) {
 	box := e.Get("currentTarget")
 	t.scrollTop, t.viewport = box.Get("scrollTop").Float(), box.Get("clientHeight").Float()
 	if id := rowService(app.Window().Get("document").Get("activeElement")); id != "" {
@@ -219,7 +219,7 @@ func (t *ServiceTable) onScroll(ctx app.Context, e app.Event) {
 	}
 }
 
-func (t *ServiceTable) onClick(ctx app.Context, e app.Event) {
+func (t *serviceTable) onClick(ctx app.Context, e app.Event) {
 	if id := rowService(e.Get("target").Call("closest", "tr")); id != "" {
 		t.send(core.ClickedService{ID: id}) // the demo draws what it changed
 		return
@@ -229,7 +229,7 @@ func (t *ServiceTable) onClick(ctx app.Context, e app.Event) {
 
 // onKey moves between rows and selects, from the focused row, or from the
 // service whose row left the page while it had focus.
-func (t *ServiceTable) onKey(ctx app.Context, e app.Event) {
+func (t *serviceTable) onKey(ctx app.Context, e app.Event) {
 	id := rowService(e.Get("target").Call("closest", "tr"))
 	if id == "" {
 		id = t.away
@@ -269,7 +269,7 @@ func (t *ServiceTable) onKey(ctx app.Context, e app.Event) {
 
 // focusRow moves focus to the row at index i, scrolling it into the page
 // first when it is not there.
-func (t *ServiceTable) focusRow(i int) {
+func (t *serviceTable) focusRow(i int) {
 	id := t.view.At(i).ID
 	if row := rowOf(id); row.Truthy() {
 		row.Call("focus")
@@ -280,7 +280,7 @@ func (t *ServiceTable) focusRow(i int) {
 
 // reveal scrolls the box so that row i is in the middle of the view, and
 // focuses it once drawn.
-func (t *ServiceTable) reveal(i int) {
+func (t *serviceTable) reveal(i int) {
 	box := app.Window().GetElementByID(tableBoxID)
 	t.pending = t.view.At(i).ID
 	t.scrollTop = max(0, float64(i)*t.rowPx()-t.viewport/2)
@@ -290,9 +290,9 @@ func (t *ServiceTable) reveal(i int) {
 	t.ctx.Dispatch(nil)
 }
 
-// FocusService puts focus on a service's row, wherever it is in the list;
+// focusService puts focus on a service's row, wherever it is in the list;
 // false when the list does not have it.
-func (t *ServiceTable) FocusService(id string) bool {
+func (t *serviceTable) focusService(id string) bool {
 	i := t.view.Index(id)
 	if i < 0 {
 		return false
@@ -301,9 +301,9 @@ func (t *ServiceTable) FocusService(id string) bool {
 	return true
 }
 
-// ServiceRow is one service's row. Its fields are plain values: go-app
+// serviceRow is one service's row. Its fields are plain values: go-app
 // compares them before drawing the row again.
-type ServiceRow struct {
+type serviceRow struct {
 	app.Compo
 	ID, Name                string
 	Series                  core.Series
@@ -315,7 +315,7 @@ type ServiceRow struct {
 	Index                   int // in the visible list
 }
 
-func (r *ServiceRow) Render() app.UI {
+func (r *serviceRow) Render() app.UI {
 	s := core.Service{ID: r.ID, Name: r.Name, Series: r.Series, Volume: r.Volume, Latency: r.Latency}
 	base := core.Service{ID: r.ID, Name: r.Name, Series: r.Series, Volume: r.BaseVolume, Latency: r.BaseLatency}
 	tabIndex := -1

@@ -6,14 +6,14 @@ import (
 
 const themeKey = "agent-analysis/theme"
 
-// ThemeSwitch toggles light and dark. Until pressed the page follows
+// themeSwitch toggles light and dark. Until pressed the page follows
 // prefers-color-scheme; a choice is kept in localStorage.
-type ThemeSwitch struct {
+type themeSwitch struct {
 	app.Compo
 	dark bool
 }
 
-func (t *ThemeSwitch) OnMount(ctx app.Context) {
+func (t *themeSwitch) OnMount(ctx app.Context) {
 	var theme string
 	ctx.LocalStorage().Get(themeKey, &theme)
 	switch theme {
@@ -25,14 +25,14 @@ func (t *ThemeSwitch) OnMount(ctx app.Context) {
 	}
 }
 
-func (t *ThemeSwitch) Render() app.UI {
+func (t *themeSwitch) Render() app.UI {
 	return app.Button().Type("button").Class("theme").
 		Aria("pressed", t.dark).
 		OnClick(t.toggle).
 		Text("Dark theme")
 }
 
-func (t *ThemeSwitch) toggle(ctx app.Context, e app.Event) {
+func (t *themeSwitch) toggle(ctx app.Context, e app.Event) {
 	t.dark = !t.dark
 	theme := "light"
 	if t.dark {

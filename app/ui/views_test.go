@@ -35,16 +35,16 @@ func modelAfter(t *testing.T, scenario string, n int, then ...core.Msg) core.Mod
 // render returns the demo's HTML for a model once the client is ready.
 func render(t *testing.T, m core.Model) *html.Node {
 	t.Helper()
-	return renderDemo(t, &Demo{model: m, scenarios: fixtures.Catalogue(), path: LivePath, runner: effects.NewRunner(effects.Client{}, nil)})
+	return renderDemo(t, &demo{model: m, scenarios: fixtures.Catalogue(), path: livePath, runner: effects.NewRunner(effects.Client{}, nil)})
 }
 
 // prerender is the page as the server sends it, before the wasm starts.
 func prerender(t *testing.T, m core.Model) *html.Node {
 	t.Helper()
-	return renderDemo(t, &Demo{model: m, scenarios: fixtures.Catalogue(), path: LivePath})
+	return renderDemo(t, &demo{model: m, scenarios: fixtures.Catalogue(), path: livePath})
 }
 
-func renderDemo(t *testing.T, d *Demo) *html.Node {
+func renderDemo(t *testing.T, d *demo) *html.Node {
 	t.Helper()
 	doc, err := html.Parse(strings.NewReader(app.HTMLString(d)))
 	if err != nil {
@@ -362,7 +362,7 @@ func TestTableOfACrowd(t *testing.T) {
 // renderWire is the Wire disclosure of a model, opened.
 func renderWire(t *testing.T, m core.Model) *html.Node {
 	t.Helper()
-	doc, err := html.Parse(strings.NewReader(app.HTMLString(&WireLog{Arrivals: m.Arrivals, disclosed: disclosed{open: true}})))
+	doc, err := html.Parse(strings.NewReader(app.HTMLString(&wireLog{Arrivals: m.Arrivals, disclosed: disclosed{open: true}})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -482,11 +482,11 @@ func TestFinishedWhileTheStreamIsOpen(t *testing.T) {
 // own, described like the built-in ones; empty groups are not offered.
 func TestScriptsFromFilesHaveTheirGroup(t *testing.T) {
 	offered := catalogue.Catalogue{
-		{Name: "normal", Group: catalogue.Scenario, Description: "The demo's run.", Demo: "Shows it."},
+		{Name: "normal", Group: catalogue.Demo, Description: "The demo's run.", Demo: "Shows it."},
 		{Name: "recorded", Group: catalogue.File, Description: "A stream recorded from my agent."},
 	}
 	m, _ := core.Update(core.NewModel("t"), core.ChoseScenario{Name: "recorded"})
-	doc := renderDemo(t, &Demo{model: m, scenarios: offered, path: LivePath})
+	doc := renderDemo(t, &demo{model: m, scenarios: offered, path: livePath})
 	var labels []string
 	for _, g := range find(doc, tag("optgroup")) {
 		labels = append(labels, must(attr(g, "label"))+": "+text(g))
@@ -506,14 +506,14 @@ func TestScriptsFromFilesHaveTheirGroup(t *testing.T) {
 func TestCrowdMarkupEscapesIDs(t *testing.T) {
 	hostile := `x"><script>alert(1)</script><g data-service-id="y` + "&amp;'"
 	services := []core.Service{
-		{ID: "a", Name: "A", Series: core.Core, Volume: 10, Latency: 20},
-		{ID: hostile, Name: "B", Series: core.Platform, Volume: 30, Latency: 40},
+		{ID: "a", Name: "A", Series: core.CoreSeries, Volume: 10, Latency: 20},
+		{ID: hostile, Name: "B", Series: core.PlatformSeries, Volume: 30, Latency: 40},
 	}
-	baseline := map[string]core.Service{hostile: {ID: hostile, Series: core.Platform, Volume: 1, Latency: 2}}
+	baseline := map[string]core.Service{hostile: {ID: hostile, Series: core.PlatformSeries, Volume: 1, Latency: 2}}
 	for chunk, last := range map[app.UI]string{
-		&MarkChunk{Services: services, Filter: core.All, Width: 600}:                         hostile,
-		&MarkChunk{Services: services, Filter: core.All, Width: 600, Selected: hostile}:      "a", // drawn over the crowd, by go-app
-		&BaselineChunk{Services: services, Baseline: baseline, Filter: core.All, Width: 600}: hostile,
+		&markChunk{Services: services, Filter: core.All, Width: 600}:                         hostile,
+		&markChunk{Services: services, Filter: core.All, Width: 600, Selected: hostile}:      "a", // drawn over the crowd, by go-app
+		&baselineChunk{Services: services, Baseline: baseline, Filter: core.All, Width: 600}: hostile,
 	} {
 		doc, err := html.Parse(strings.NewReader("<svg>" + app.HTMLString(chunk) + "</svg>"))
 		if err != nil {

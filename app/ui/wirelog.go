@@ -10,25 +10,25 @@ import (
 	"github.com/agent-analysis/agent-analysis/app/core"
 )
 
-// WireLog is the Wire disclosure: the events this run received, newest
+// wireLog is the Wire disclosure: the events this run received, newest
 // last, each with what the client did with it, what the engine warned
 // about, and its JSON. Closed, it draws nothing but its summary: a stream
 // costs the page nothing here until someone looks.
-type WireLog struct {
+type wireLog struct {
 	app.Compo
 	Arrivals []core.Arrival
 
 	disclosed
 }
 
-func (w *WireLog) Render() app.UI {
+func (w *wireLog) Render() app.UI {
 	arrivals := w.Arrivals
 	return app.Details().Class("card", "wire").Open(w.open).OnToggle(w.toggled).Body(
 		app.Summary().Text(fmt.Sprintf("Wire (this run's events, last %d)", core.MaxArrivals)),
 		app.If(w.open && len(arrivals) == 0, func() app.UI { return app.P().Class("hint").Text("No events yet: press Run.") }),
 		app.If(w.open, func() app.UI {
 			return app.Ol().Class("arrivals").Body(
-				app.Range(arrivals).Slice(func(i int) app.UI { return &ArrivalItem{Arrival: arrivals[i]} }),
+				app.Range(arrivals).Slice(func(i int) app.UI { return &arrivalItem{Arrival: arrivals[i]} }),
 			)
 		}),
 	)
@@ -46,13 +46,13 @@ func (d *disclosed) toggled(ctx app.Context, e app.Event) {
 	ctx.PreventUpdate()
 }
 
-// ArrivalItem is one event of the Wire disclosure.
-type ArrivalItem struct {
+// arrivalItem is one event of the Wire disclosure.
+type arrivalItem struct {
 	app.Compo
 	Arrival core.Arrival
 }
 
-func (item *ArrivalItem) Render() app.UI {
+func (item *arrivalItem) Render() app.UI {
 	a := item.Arrival
 	return app.Li().Class("arrival", verdictClass(a.Verdict)).DataSet("verdict", string(a.Verdict)).Body(
 		app.P().Class("arrival-head").Body(

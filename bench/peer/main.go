@@ -1,5 +1,5 @@
-// Command peer measures the server's CPU per stream against the seed's
-// Node stack (node:http and @ag-ui/encoder, in bench/peer/node) doing the
+// Command peer measures the server's CPU per stream against a Node stack
+// (node:http and @ag-ui/encoder, in bench/peer/node) doing the
 // same work, side by side in one run: both serve the normal scenario with
 // delays zeroed on loopback, and each server process's CPU time (user and
 // system, all threads, from /proc) is read before and after the same load.

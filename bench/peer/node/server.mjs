@@ -1,5 +1,6 @@
-// The seed's stack, doing the Go server's work with delays zeroed: read and
-// check a RunAgentInput, then stream the scenario with @ag-ui/encoder.
+// A Node stack (node:http and @ag-ui/encoder), doing the Go server's work
+// with delays zeroed: read and check a RunAgentInput, then stream the
+// scenario with @ag-ui/encoder.
 import { createServer } from "node:http";
 import { readFileSync, readdirSync } from "node:fs";
 import { EventEncoder } from "@ag-ui/encoder";
@@ -7,7 +8,8 @@ import { EventEncoder } from "@ag-ui/encoder";
 const dir = new URL("../../../fixtures/", import.meta.url);
 const scripts = Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith(".json"))
   .map((f) => JSON.parse(readFileSync(new URL(f, dir))))
-  .map((s) => [s.scenario, s.steps.map((step) => step.event)]));
+  // A script's stream holds events, or {afterMs, event}, or {comment}.
+  .map((s) => [s.name, s.stream.map((step) => ("afterMs" in step || "comment" in step ? step.event : step)).filter(Boolean)]));
 
 createServer((req, res) => {
   if (req.method !== "POST" || req.url !== "/api/agent-analysis") return res.writeHead(405).end();

@@ -179,15 +179,14 @@ func TestShutdownDoesNotWaitOnAStalledBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	fmt.Fprint(conn, "POST /api/agent-analysis HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
-	waitFor(t, "the server to read the headers", func() (bool, bool) {
-		resp, err := http.Get(in.base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-		}
-		return true, err == nil
-	})
-	time.Sleep(100 * time.Millisecond) // the handler is now blocked in the body
+	// The server answers "100 Continue" when the handler first reads the
+	// body: then it is reading, and the body stalls after one byte.
+	fmt.Fprint(conn, "POST /api/agent-analysis HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n")
+	status, err := bufio.NewReader(conn).ReadString('\n')
+	if err != nil || !strings.Contains(status, "100 Continue") {
+		t.Fatalf("the handler did not start reading the body: %q %v", status, err)
+	}
+	fmt.Fprint(conn, "{")
 	start := time.Now()
 	if err := in.stop(); err != nil {
 		t.Fatalf("run returned %v", err)
