@@ -156,7 +156,7 @@ func (mk Mark) reach() float64 {
 	switch {
 	case mk.Selected:
 		return RingRadius + 1.5
-	case mk.Service.Series == core.Platform:
+	case mk.Service.Series == core.PlatformSeries:
 		return MarkRadius*1.25 + 1
 	}
 	return MarkRadius + 1

@@ -80,10 +80,10 @@ func TestScales(t *testing.T) {
 
 func TestMarks(t *testing.T) {
 	w := core.NewWire([]core.Service{
-		{ID: "auth", Name: "Auth", Series: core.Platform, Volume: 900, Latency: 35},
-		{ID: "api", Name: "API", Series: core.Core, Volume: 1200, Latency: 145},
-		{ID: "search", Name: "Search", Series: core.Platform, Volume: 410, Latency: 71},
-		{ID: "hot", Name: "Hot", Series: core.Core, Volume: 10, Latency: 999},
+		{ID: "auth", Name: "Auth", Series: core.PlatformSeries, Volume: 900, Latency: 35},
+		{ID: "api", Name: "API", Series: core.CoreSeries, Volume: 1200, Latency: 145},
+		{ID: "search", Name: "Search", Series: core.PlatformSeries, Volume: 410, Latency: 71},
+		{ID: "hot", Name: "Hot", Series: core.CoreSeries, Volume: 10, Latency: 999},
 	})
 	m := core.NewModel("t")
 	m.Wire = &w
@@ -246,7 +246,7 @@ func TestCrowdHasNoNames(t *testing.T) {
 func crowd(n int) core.Model {
 	services := make([]core.Service, n)
 	for i := range services {
-		services[i] = core.Service{ID: fmt.Sprint("s", i), Name: fmt.Sprint("Service ", i), Series: core.Core,
+		services[i] = core.Service{ID: fmt.Sprint("s", i), Name: fmt.Sprint("Service ", i), Series: core.CoreSeries,
 			Volume: 600 + float64(i%5)*20, Latency: 90 + float64(i/5)*5}
 	}
 	w := core.NewWire(services)
