@@ -24,23 +24,23 @@ func TestFilesAgreeAndDisagree(t *testing.T) {
 	if r := got["valid"]; !r.OK {
 		t.Errorf("valid: %+v", r)
 	}
-	if r := got["after-finish"]; r.OK || !strings.Contains(r.Why[0], "after-finish at event 2") {
+	if r := got["after-finish"]; r.OK || r.Failures[0].Rule != "after-finish" || !strings.Contains(r.Failures[0].Text, "after-finish at event 2") {
 		t.Errorf("after-finish: %+v", r)
 	}
 	wrong := got["wrong-expectations"]
-	want := []string{
-		"outcome completed (every run ended), want failed",
-		`runError "the model is overloaded", want one containing "rate limited"`,
-		"messages [",
-		"1 messages, want 2",
-		"RUN_ERROR was delivered",
+	want := []Failure{
+		{"expect.outcome", "outcome completed (every run ended), want failed"},
+		{"expect.runError", `runError "the model is overloaded", want one containing "rate limited"`},
+		{"expect.messages", "messages ["},
+		{"expect.messageCount", "1 messages, want 2"},
+		{"expect.eventTypesAbsent", "RUN_ERROR was delivered"},
 	}
-	if wrong.OK || len(wrong.Why) != len(want) {
-		t.Fatalf("wrong-expectations: %q", wrong.Why)
+	if wrong.OK || len(wrong.Failures) != len(want) {
+		t.Fatalf("wrong-expectations: %q", wrong.Failures)
 	}
 	for i, w := range want {
-		if !strings.HasPrefix(wrong.Why[i], w) {
-			t.Errorf("disagreement %d: %q, want %q", i, wrong.Why[i], w)
+		if got := wrong.Failures[i]; got.Rule != w.Rule || !strings.HasPrefix(got.Text, w.Text) {
+			t.Errorf("disagreement %d: %q, want %q", i, got, w)
 		}
 	}
 	// A SHOULD-level difference is a note, never a failure.
@@ -55,7 +55,7 @@ func TestWithoutExpectAStreamMustBeValid(t *testing.T) {
 		t.Errorf("%+v", r)
 	}
 	r = File("testdata/scripts/missing.json", true)
-	if r.OK || !strings.Contains(r.Why[0], "no such file") {
+	if r.OK || r.Failures[0].Rule != FileRule || !strings.Contains(r.Failures[0].Text, "no such file") {
 		t.Errorf("%+v", r)
 	}
 	if _, err := Files([]string{"testdata"}, true); err == nil || !strings.Contains(err.Error(), "no .json or .jsonl script") {
@@ -90,7 +90,7 @@ func TestSubset(t *testing.T) {
 }
 
 func TestPrint(t *testing.T) {
-	results := []Result{{Name: "a", OK: true, Notes: []string{"n"}}, {Name: "b", Why: []string{"x", "y"}}}
+	results := []Result{{Name: "a", OK: true, Notes: []string{"n"}}, {Name: "b", Failures: []Failure{{"r1", "x"}, {"r2", "y"}}}}
 	var b bytes.Buffer
 	Print(&b, results, false)
 	if want := "ok   a\nFAIL b: x; y\n1 passed, 1 failed (1 notes at SHOULD or wording level: -v lists them)\n"; b.String() != want {
@@ -109,7 +109,21 @@ func TestPrint(t *testing.T) {
 		Passed, Failed int
 		Results        []Result
 	}
-	if err := json.Unmarshal(b.Bytes(), &report); err != nil || report.Passed != 1 || report.Failed != 1 || report.Results[1].Why[1] != "y" {
+	if err := json.Unmarshal(b.Bytes(), &report); err != nil || report.Passed != 1 || report.Failed != 1 || report.Results[1].Failures[1] != (Failure{"r2", "y"}) {
 		t.Errorf("%+v %v", report, err)
+	}
+}
+
+// The corpus-shaped files make conformance streams to the official client
+// say what this engine ends with too.
+func TestTheConformanceStreamsAgreeWithTheEngine(t *testing.T) {
+	results, err := Files([]string{"../conformance/streams"}, true)
+	if err != nil || len(results) < 6 {
+		t.Fatalf("%d results, %v", len(results), err)
+	}
+	for _, r := range results {
+		if !r.OK {
+			t.Errorf("%s: %q", r.Path, r.Failures)
+		}
 	}
 }

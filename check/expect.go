@@ -47,17 +47,20 @@ func readExpect(raw json.RawMessage) (Expect, error) {
 	return e, nil
 }
 
-// compare lists where the replay disagrees with what is expected, and,
-// apart, what differs at the SHOULD or wording level.
-func compare(r Replay, e Expect) (disagree, notes []string) {
-	fail := func(format string, args ...any) { disagree = append(disagree, fmt.Sprintf(format, args...)) }
+// compare lists where the replay disagrees with what is expected, each
+// named by the expectation ("expect.state"), and, apart, what differs at
+// the SHOULD or wording level.
+func compare(r Replay, e Expect) (disagree []Failure, notes []string) {
+	fail := func(member, format string, args ...any) {
+		disagree = append(disagree, Failure{Rule: "expect." + member, Text: fmt.Sprintf(format, args...)})
+	}
 	if e.Outcome != "" {
 		got := "completed"
 		if !r.Accepted() {
 			got = "failed"
 		}
 		if got != e.Outcome {
-			fail("outcome %s (%s), want %s", got, why(r), e.Outcome)
+			fail("outcome", "outcome %s (%s), want %s", got, ending(r), e.Outcome)
 		}
 	}
 	if e.RunError != nil {
@@ -72,58 +75,58 @@ func compare(r Replay, e Expect) (disagree, notes []string) {
 		switch want := want.(type) {
 		case bool:
 			if (reported != "") != want {
-				fail("runError %v, want %v", reported != "", want)
+				fail("runError", "runError %v, want %v", reported != "", want)
 			}
 		case string:
 			if !strings.Contains(reported, want) {
-				fail("runError %q, want one containing %q", reported, want)
+				fail("runError", "runError %q, want one containing %q", reported, want)
 			}
 		}
 	}
 	if e.State != nil {
 		if want := decode(e.State); !subset(r.State, want) {
-			fail("state %s, want %s", patch.Encode(r.State), e.State)
+			fail("state", "state %s, want %s", patch.Encode(r.State), e.State)
 		}
 	}
 	if e.Messages != nil {
 		if want := decode(e.Messages); !subset(patch.NewArray(r.Messages), want) {
-			fail("messages %s, want %s", patch.Encode(patch.NewArray(r.Messages)), e.Messages)
+			fail("messages", "messages %s, want %s", patch.Encode(patch.NewArray(r.Messages)), e.Messages)
 		}
 	}
 	if e.MessageCount != nil && len(r.Messages) != *e.MessageCount {
-		fail("%d messages, want %d", len(r.Messages), *e.MessageCount)
+		fail("messageCount", "%d messages, want %d", len(r.Messages), *e.MessageCount)
 	}
 	types := make([]string, len(r.Delivered))
 	for i, ev := range r.Delivered {
 		types[i] = string(ev.Type)
 	}
 	if e.EventTypes != nil && !slices.Equal(types, e.EventTypes) {
-		fail("events delivered %v, want %v", types, e.EventTypes)
+		fail("eventTypes", "events delivered %v, want %v", types, e.EventTypes)
 	}
 	for _, t := range e.EventTypesAbsent {
 		if slices.Contains(types, t) {
-			fail("%s was delivered", t)
+			fail("eventTypesAbsent", "%s was delivered", t)
 		}
 	}
 	for path, raw := range e.EventPaths {
 		got, ok := eventPath(r.Delivered, path)
 		if !ok || !patch.Equal(got, decode(raw)) {
-			fail("event path %s is %s, want %s", path, show(got, ok), raw)
+			fail("eventPaths", "event path %s is %s, want %s", path, show(got, ok), raw)
 		}
 	}
 	for _, path := range e.EventAbsentPaths {
 		if got, ok := eventPath(r.Delivered, path); ok {
-			fail("event path %s is %s, want it absent", path, patch.Encode(got))
+			fail("eventAbsentPaths", "event path %s is %s, want it absent", path, patch.Encode(got))
 		}
 	}
 	if e.Request != nil {
 		if r.Request == nil || !subset(r.Request, decode(e.Request)) {
-			fail("request %s, want %s", show(r.Request, r.Request != nil), e.Request)
+			fail("request", "request %s, want %s", show(r.Request, r.Request != nil), e.Request)
 		}
 	}
 	for _, path := range e.RequestAbsentPaths {
 		if got, ok := dotted(r.Request, strings.Split(path, ".")); ok {
-			fail("request path %s is %s, want it absent", path, patch.Encode(got))
+			fail("requestAbsentPaths", "request path %s is %s, want it absent", path, patch.Encode(got))
 		}
 	}
 	texts := make([]string, len(r.Warnings))
@@ -144,17 +147,29 @@ func compare(r Replay, e Expect) (disagree, notes []string) {
 	return disagree, notes
 }
 
-// why says how a replay ended, for a message.
-func why(r Replay) string {
-	switch {
-	case r.InputErr != nil:
-		return r.InputErr.Error()
-	case r.Violation != nil:
-		return fmt.Sprintf("%s at event %d: %s", r.Violation.Rule.ID, r.Violation.Index, r.Violation.Reason)
-	case r.Truncated != "":
-		return "truncated: " + r.Truncated
+// ending says how a replay ended, for a message.
+func ending(r Replay) string {
+	if f := verdict(r); f != nil {
+		return f.Text
 	}
 	return "every run ended"
+}
+
+// verdict is why the consumer did not accept a replay, or nil.
+func verdict(r Replay) *Failure {
+	switch {
+	case r.InputErr != nil:
+		return &Failure{Rule: InputRule, Text: r.InputErr.Error()}
+	case r.Violation != nil:
+		return violation(r.Violation)
+	case r.Truncated != "":
+		return &Failure{Rule: Truncated, Text: "truncated: " + r.Truncated}
+	}
+	return nil
+}
+
+func violation(v *protocol.Violation) *Failure {
+	return &Failure{Rule: v.Rule.ID, Text: fmt.Sprintf("%s at event %d: %s", v.Rule.ID, v.Index, v.Reason)}
 }
 
 func decode(raw json.RawMessage) patch.Value {

@@ -2,26 +2,41 @@ package check
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
+	"github.com/agent-analysis/agent-analysis/agent"
 	"github.com/agent-analysis/agent-analysis/script"
 )
 
-// Result is one script's verdict.
+// Result is one script's or one live run's verdict.
 type Result struct {
-	Name  string   `json:"name"`
-	Path  string   `json:"path,omitempty"`
-	OK    bool     `json:"ok"`
-	Why   []string `json:"why,omitempty"`   // what disagrees; empty when OK
-	Notes []string `json:"notes,omitempty"` // SHOULD-level and wording-level differences: never a failure
+	Name      string           `json:"name"`
+	Path      string           `json:"path,omitempty"` // the script's file
+	OK        bool             `json:"ok"`
+	Failures  []Failure        `json:"failures,omitempty"`  // empty when OK
+	Notes     []string         `json:"notes,omitempty"`     // SHOULD-level and wording-level differences: never a failure
+	Transport *agent.Transport `json:"transport,omitempty"` // what a live run measured
 }
+
+// Failure is one way a script or a run fails: the rule it broke, and
+// what exactly was wrong. Rule is the engine's rule id ("after-finish"),
+// Truncated, InputRule or FileRule, an expectation the replay disagrees
+// with ("expect.state"), or a transport check of a live run
+// ("content-type", see package agent).
+type Failure struct {
+	Rule string `json:"rule"`
+	Text string `json:"text"`
+}
+
+// The failures that are neither an engine rule nor an expectation.
+const (
+	Truncated = "truncated" // the stream ended with a run active, or without the requested run
+	InputRule = "input"     // the script's input cannot start a run
+	FileRule  = "file"      // the script's file cannot be read
+)
 
 // Script judges one script. With useExpect and an "expect" in the script,
 // the replay is compared with it; otherwise the stream must be valid
@@ -32,49 +47,33 @@ func Script(s script.Script, useExpect bool) Result {
 	if useExpect && s.Expect != nil {
 		e, err := readExpect(s.Expect)
 		if err != nil {
-			res.Why = []string{err.Error()}
+			res.Failures = []Failure{{Rule: "expect", Text: err.Error()}}
 			return res
 		}
-		res.Why, res.Notes = compare(r, e)
+		res.Failures, res.Notes = compare(r, e)
 	} else {
-		if !r.Accepted() {
-			res.Why = []string{why(r)}
+		if f := verdict(r); f != nil {
+			res.Failures = []Failure{*f}
 		}
-		for _, w := range r.Warnings {
-			res.Notes = append(res.Notes, fmt.Sprintf("warning (%s): %s", w.Rule.ID, w.Text))
-		}
+		res.Notes = warningNotes(r.Warnings)
 	}
-	res.OK = len(res.Why) == 0
+	res.OK = len(res.Failures) == 0
 	return res
 }
 
 // Files judges every script in the paths given: files, and the .json and
-// .jsonl files of directories (not their subdirectories), in name order.
+// .jsonl files of directories (script.Paths), in name order.
 func Files(paths []string, useExpect bool) ([]Result, error) {
 	var files []string
 	for _, p := range paths {
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		if !info.IsDir() {
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
 			files = append(files, p)
 			continue
 		}
-		entries, err := os.ReadDir(p)
+		found, err := script.Paths(p)
 		if err != nil {
 			return nil, err
 		}
-		var found []string
-		for _, e := range entries {
-			if ext := filepath.Ext(e.Name()); !e.IsDir() && (ext == ".json" || ext == ".jsonl") {
-				found = append(found, filepath.Join(p, e.Name()))
-			}
-		}
-		if len(found) == 0 {
-			return nil, fmt.Errorf("%s: no .json or .jsonl script in it", p)
-		}
-		slices.Sort(found)
 		files = append(files, found...)
 	}
 	var out []Result
@@ -86,40 +85,27 @@ func Files(paths []string, useExpect bool) ([]Result, error) {
 
 // File judges the script in one file; one that cannot be read fails.
 func File(path string, useExpect bool) Result {
-	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	s, err := Load(path)
+	s, err := script.ReadFile(path)
 	if err != nil {
-		return Result{Name: name, Path: path, Why: []string{err.Error()}}
+		return Result{Name: script.BaseName(path), Path: path, Failures: []Failure{{Rule: FileRule, Text: err.Error()}}}
 	}
 	res := Script(s, useExpect)
 	res.Path = path
 	return res
 }
 
-// Load reads a script file, bounded.
-func Load(path string) (script.Script, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return script.Script{}, err
+// Why is what failed, every failure's text, in one line.
+func (r Result) Why() string {
+	texts := make([]string, len(r.Failures))
+	for i, f := range r.Failures {
+		texts[i] = f.Text
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, script.MaxBytes+1))
-	if err != nil {
-		if errors.Is(err, fs.ErrInvalid) {
-			err = fmt.Errorf("%s: not a readable file", path)
-		}
-		return script.Script{}, err
-	}
-	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	s, err := script.Parse(data, name)
-	if err != nil {
-		return script.Script{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return s, nil
+	return strings.Join(texts, "; ")
 }
 
 // Print writes results as go test does: "ok   NAME" or "FAIL NAME: why",
-// then a summary line. With verbose, notes follow each line.
+// then a summary line. A live run's measurements follow its line; with
+// verbose, so do the notes.
 func Print(w io.Writer, results []Result, verbose bool) {
 	passed, notes := 0, 0
 	for _, r := range results {
@@ -127,7 +113,10 @@ func Print(w io.Writer, results []Result, verbose bool) {
 			passed++
 			fmt.Fprintf(w, "ok   %s\n", r.Name)
 		} else {
-			fmt.Fprintf(w, "FAIL %s: %s\n", r.Name, strings.Join(r.Why, "; "))
+			fmt.Fprintf(w, "FAIL %s: %s\n", r.Name, r.Why())
+		}
+		if r.Transport != nil {
+			fmt.Fprintf(w, "     %s\n", r.Transport)
 		}
 		notes += len(r.Notes)
 		if verbose {

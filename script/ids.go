@@ -9,61 +9,73 @@ import (
 
 // A script replays under any request's ids: the run it was made for (the
 // requested run) takes the request's run id, and its thread the request's
-// thread id, so that a recorded stream plays for any client. Other runs
-// keep their own ids (a replayed run carries its own), and so does a
-// thread that is not the script's.
+// thread id, wherever an id of that kind sits (idpaths.go: an event's
+// runId and parentRunId, RUN_STARTED's input), so that a recorded stream
+// plays for any client with its links kept. Other runs keep their own ids
+// (a replayed run carries its own), and so does a thread that is not the
+// script's.
 
-// idValue is where an id's JSON string sits in a run event.
+// idValue is where a thread or run id's JSON string sits in an event.
 type idValue struct {
-	name       string // threadId or runId
-	start, end int    // its quoted value, within the event
-	text       string // its value
+	ID
+	text string // its value
 }
 
-// readEvent reads an event's type, exactly as written, and where a
-// RUN_STARTED's or RUN_FINISHED's ids are (none for any other event, or
-// one that is not even JSON: scripts may hold anything).
+// readEvent reads an event's type, exactly as written, and where its
+// thread and run ids are (none for an event that is not even JSON:
+// scripts may hold anything).
 func readEvent(event []byte) (kind string, ids []idValue) {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(event))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return "", nil
-	}
-	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return kind, nil
+	kind = typeOf(event)
+	err := EachID(event, func(id ID) {
+		if id.Kind != ThreadKind && id.Kind != RunKind {
+			return
 		}
-		name := tok.String()
-		start := int(dec.InputOffset())
-		value, err := dec.ReadValue()
-		if err != nil {
-			return kind, nil
+		if text, err := jsontext.AppendUnquote(nil, event[id.Start:id.End]); err == nil { // one not UTF-8 is never the request's
+			ids = append(ids, idValue{id, string(text)})
 		}
-		start += bytes.Index(event[start:], value)
-		if value.Kind() != '"' {
-			continue
-		}
-		text, _ := jsontext.AppendUnquote(nil, value)
-		switch name {
-		case "type":
-			kind = string(text)
-		case "threadId", "runId":
-			ids = append(ids, idValue{name, start, start + len(value), string(text)})
-		}
-	}
-	if kind != "RUN_STARTED" && kind != "RUN_FINISHED" {
+	})
+	if err != nil {
 		return kind, nil
 	}
 	return kind, ids
 }
 
+// typeOf is an event's "type" as written, or "" when it has no string one.
+func typeOf(event []byte) (kind string) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(event))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return ""
+	}
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return kind
+		}
+		name := tok.String()
+		value, err := dec.ReadValue()
+		if err != nil {
+			return kind
+		}
+		if name == "type" && value.Kind() == '"' {
+			text, _ := jsontext.AppendUnquote(nil, value)
+			kind = string(text)
+		}
+	}
+	return kind
+}
+
 // RunIDs are a RUN_STARTED's or RUN_FINISHED's threadId and runId as
 // written; "" for any other step.
 func (st Step) RunIDs() (thread, run string) {
+	if st.Type != "RUN_STARTED" && st.Type != "RUN_FINISHED" {
+		return "", ""
+	}
 	for _, id := range st.ids {
-		if id.name == "threadId" {
+		switch {
+		case id.Depth != 1:
+		case id.Name == "threadId":
 			thread = id.text
-		} else {
+		case id.Name == "runId":
 			run = id.text
 		}
 	}
@@ -92,28 +104,31 @@ func (s Script) ForRequest(threadID, runID string) []Step {
 	out := make([]Step, len(s.Steps))
 	for i, st := range s.Steps {
 		out[i] = st
-		if len(st.ids) == 0 {
-			continue
-		}
 		var b []byte
+		var ids []idValue
 		at := 0
 		for _, id := range st.ids {
 			to := ""
 			switch {
-			case id.name == "threadId" && id.text == fromThread:
+			case id.Kind == ThreadKind && id.text == fromThread:
 				to = threadID
-			case id.name == "runId" && id.text == fromRun:
+			case id.Kind == RunKind && id.text == fromRun:
 				to = runID
 			default:
+				ids = append(ids, id) // moved by what was replaced before it
+				ids[len(ids)-1].Start, ids[len(ids)-1].End = id.Start+len(b)-at, id.End+len(b)-at
 				continue
 			}
-			b = append(b, st.Event[at:id.start]...)
+			b = append(b, st.Event[at:id.Start]...)
+			at = id.End
+			id.Start = len(b)
 			b, _ = jsontext.AppendQuote(b, to)
-			at = id.end
+			id.End, id.text = len(b), to
+			ids = append(ids, id)
 		}
 		if b != nil {
 			out[i].Event = append(b, st.Event[at:]...)
-			out[i].Type, out[i].ids = readEvent(out[i].Event)
+			out[i].ids = ids
 		}
 	}
 	return out

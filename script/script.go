@@ -11,7 +11,9 @@
 // This project's own format is the corpus shape with more: an item of
 // "stream" may be {"afterMs": n, "event": {...}} (an event after a delay)
 // or {"afterMs": n, "comment": "..."} (an SSE comment line), and the
-// object may carry what the demo shows of a script (see Script).
+// object may carry what the demo shows of a script (see Script). Encode
+// writes that format; ReadFile and Paths read files and directories of
+// scripts, bounded.
 package script
 
 import (
@@ -42,11 +44,14 @@ type Step struct {
 	Comment string          // an SSE comment's text, when Event is nil
 	Line    int             // where it starts in its file, from 1
 
-	ids []idValue // a run event's ids, where ForRequest puts the request's
+	ids []idValue // its thread and run ids (idpaths.go), where ForRequest puts the request's
 }
 
 // MaxBytes bounds a script file.
 const MaxBytes = 16 << 20
+
+// MaxAfter bounds a step's delay (afterMs).
+const MaxAfter = time.Hour
 
 // Error is a script that cannot be read: where, and why.
 type Error struct {
@@ -90,6 +95,10 @@ func Parse(data []byte, name string) (Script, error) {
 	}
 	return parseLines(data, name)
 }
+
+// Decode decodes JSON as a script's reader does: an error is an *Error
+// that says the line.
+func Decode(data []byte, v any) error { return strict(data, v) }
 
 // strict decodes JSON, placing a syntax error on its line.
 func strict(data []byte, v any) error {
@@ -236,7 +245,7 @@ func readStep(item json.RawMessage) (Step, error) {
 	}
 	var step Step
 	if w.AfterMs != nil {
-		if *w.AfterMs < 0 || *w.AfterMs > 3_600_000 {
+		if *w.AfterMs < 0 || *w.AfterMs > float64(MaxAfter/time.Millisecond) {
 			return Step{}, errors.New("afterMs must be between 0 and 3,600,000 (an hour)")
 		}
 		step.After = time.Duration(*w.AfterMs * float64(time.Millisecond))

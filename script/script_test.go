@@ -111,7 +111,8 @@ func TestEventsAreKeptAsWritten(t *testing.T) {
 }
 
 // The requested run takes the request's ids, and its thread the request's
-// thread; another run or thread keeps its own.
+// thread, wherever a recording names them; another run or thread keeps its
+// own, and application data is left as it is.
 func TestForRequestReplacesTheRequestedRunsIDs(t *testing.T) {
 	const stream = `[
   {"type":"RUN_STARTED","threadId":"thr","runId":"old"},
@@ -131,7 +132,7 @@ func TestForRequestReplacesTheRequestedRunsIDs(t *testing.T) {
 	want := []string{
 		`{"type":"RUN_STARTED","threadId":"t1","runId":"old"}`,
 		`{"type":"RUN_FINISHED","threadId":"t1","runId":"old"}`,
-		`{"type":"RUN_STARTED","runId":"r1","threadId":"t1","input":{"threadId":"thr","runId":"req"}}`,
+		`{"type":"RUN_STARTED","runId":"r1","threadId":"t1","input":{"threadId":"t1","runId":"r1"}}`,
 		`{"type":"CUSTOM","name":"runId","value":{"runId":"req"}}`,
 		`{"type":"RUN_FINISHED","threadId":"other-thread","runId":"r1"}`,
 	}
@@ -146,12 +147,47 @@ func TestForRequestReplacesTheRequestedRunsIDs(t *testing.T) {
 	// The input names the requested run when it says.
 	s, _ = Parse([]byte(`{"input":{"threadId":"thr","runId":"old"},"stream":`+stream+`}`), "x")
 	if got := s.ForRequest("t1", "r1"); string(got[0].Event) != `{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}` ||
-		string(got[2].Event) != `{"type":"RUN_STARTED","runId":"req","threadId":"t1","input":{"threadId":"thr","runId":"req"}}` {
+		string(got[2].Event) != `{"type":"RUN_STARTED","runId":"req","threadId":"t1","input":{"threadId":"t1","runId":"req"}}` {
 		t.Errorf("%s / %s", got[0].Event, got[2].Event)
 	}
 	// Escaped ids are compared as the strings they are.
 	s, _ = Parse([]byte(`[{"type":"RUN_STARTED","threadId":"th\u0072","runId":"a\"b"}]`), "x")
 	if got := s.ForRequest("t", "r"); string(got[0].Event) != `{"type":"RUN_STARTED","threadId":"t","runId":"r"}` {
+		t.Errorf("%s", got[0].Event)
+	}
+}
+
+// A recording renames the requested run's ids in RUN_STARTED's input and
+// in a child run's parentRunId too: the replay keeps those links, under
+// the request's ids, and a thread id equal to the run's is no run id.
+func TestForRequestKeepsTheLinksARecordingKept(t *testing.T) {
+	s, err := Parse([]byte(`{"input":{"threadId":"thread-1","runId":"run-1","messages":[]},"stream":[
+  {"type":"RUN_STARTED","threadId":"thread-1","runId":"run-1","input":{"threadId":"thread-1","runId":"run-1","parentRunId":"run-2","messages":[]}},
+  {"type":"RUN_STARTED","threadId":"thread-1","runId":"run-3","parentRunId":"run-1"},
+  {"type":"RUN_FINISHED","threadId":"thread-1","runId":"run-3"},
+  {"type":"RUN_FINISHED","threadId":"thread-1","runId":"run-1"}
+]}`), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`{"type":"RUN_STARTED","threadId":"T","runId":"R","input":{"threadId":"T","runId":"R","parentRunId":"run-2","messages":[]}}`,
+		`{"type":"RUN_STARTED","threadId":"T","runId":"run-3","parentRunId":"R"}`,
+		`{"type":"RUN_FINISHED","threadId":"T","runId":"run-3"}`,
+		`{"type":"RUN_FINISHED","threadId":"T","runId":"R"}`,
+	}
+	got := s.ForRequest("T", "R")
+	for i, st := range got {
+		if string(st.Event) != want[i] {
+			t.Errorf("event %d: %s, want %s", i, st.Event, want[i])
+		}
+	}
+	if th, r := got[1].RunIDs(); th != "T" || r != "run-3" {
+		t.Errorf("the child run's ids read back as %s %s", th, r)
+	}
+	// One id for the thread and the run: each is replaced as what it is.
+	s, _ = Parse([]byte(`{"input":{"threadId":"same","runId":"same"},"stream":[{"type":"RUN_STARTED","threadId":"same","runId":"same"}]}`), "x")
+	if got := s.ForRequest("T", "R"); string(got[0].Event) != `{"type":"RUN_STARTED","threadId":"T","runId":"R"}` {
 		t.Errorf("%s", got[0].Event)
 	}
 }

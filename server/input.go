@@ -17,7 +17,7 @@ import (
 
 	"github.com/agent-analysis/agent-analysis/app/patch"
 	"github.com/agent-analysis/agent-analysis/app/protocol"
-	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/library"
 )
 
 // maxBody bounds a RunAgentInput; the demo client sends about 200 bytes.
@@ -42,8 +42,9 @@ type runInput struct {
 // basic/processing): names match as written (THREADID is not threadId),
 // required fields and the kinds of known fields are checked, unrecognised
 // members are removed with a warning. The body must arrive within
-// timeout; the server's shutdown cuts a read short.
-func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validate, timeout time.Duration) (runInput, *Problem) {
+// timeout; the server's shutdown cuts a read short. The scenario must be
+// one of scripts.
+func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validate, timeout time.Duration, scripts *library.Library) (runInput, *Problem) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		return runInput{}, problem(http.StatusUnsupportedMediaType, "unsupported-media-type",
 			"Unsupported media type", "Send the RunAgentInput as Content-Type: application/json.")
@@ -84,7 +85,7 @@ func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validat
 	if p := checkVersion(&req); p != nil {
 		return runInput{}, p
 	}
-	if p := readScenario(in.ForwardedProps(), &req.Scenario); p != nil {
+	if p := readScenario(in.ForwardedProps(), &req.Scenario, scripts); p != nil {
 		return runInput{}, p
 	}
 	return req, nil
@@ -123,9 +124,9 @@ func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) ([]
 	return io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 }
 
-// readScenario takes forwardedProps.scenario: a string naming a script. A
-// blank or over-long name is refused as an unknown one is.
-func readScenario(props patch.Value, scenario *string) *Problem {
+// readScenario takes forwardedProps.scenario: a string naming one of
+// scripts. A blank or over-long name is refused as an unknown one is.
+func readScenario(props patch.Value, scenario *string, scripts *library.Library) *Problem {
 	object, ok := props.(*patch.Object)
 	if !ok {
 		return invalid("forwardedProps.scenario", "forwardedProps.scenario: is required (forwardedProps must be an object naming a scenario)")
@@ -137,13 +138,13 @@ func readScenario(props patch.Value, scenario *string) *Problem {
 	if *scenario, ok = value.(string); !ok {
 		return invalid("forwardedProps.scenario", "forwardedProps.scenario: must be a string")
 	}
-	if _, ok := fixtures.Lookup(*scenario); !ok {
+	if _, ok := scripts.Lookup(*scenario); !ok {
 		name := *scenario
 		if utf8.RuneCountInString(name) > maxScenario {
 			name = string([]rune(name)[:maxScenario]) + "…"
 		}
 		p := problem(http.StatusUnprocessableEntity, "unknown-scenario", "Unknown scenario",
-			fmt.Sprintf("forwardedProps.scenario %q is not one of %s.", name, strings.Join(fixtures.Names(), ", ")))
+			fmt.Sprintf("forwardedProps.scenario %q is not one of %s.", name, strings.Join(scripts.Names(), ", ")))
 		p.Field = "forwardedProps.scenario"
 		return p
 	}

@@ -2,8 +2,6 @@ package server
 
 import (
 	"net/http"
-
-	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
 // addRoutes is the server's whole surface, in one place.
@@ -19,7 +17,7 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 	mux.Handle("GET /web/app.wasm", progress(wasm))
 	mux.Handle("GET "+wasm.url(), progress(wasm))
 	mux.Handle("GET /web/", progress(handleStatic(cfg.WebDir)))
-	mux.Handle("/", progress(handlePages(wasm, fixtures.Catalogue())))
+	mux.Handle("/", progress(handlePages(wasm, cfg.Scripts.Catalogue())))
 }
 
 func handleHealthz() http.Handler {

@@ -6,15 +6,13 @@ import (
 	"net/http"
 
 	"github.com/go-playground/validator/v10"
-
-	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
 // handleRun answers POST /api/agent-analysis: a checked RunAgentInput gets
 // its scenario played as an AG-UI SSE stream; anything else a Problem.
 func handleRun(cfg Config, v *validator.Validate, slots streamSlots) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, p := decodeRunInput(w, r, v, cfg.BodyTimeout)
+		req, p := decodeRunInput(w, r, v, cfg.BodyTimeout, cfg.Scripts)
 		if p != nil {
 			writeProblem(w, p)
 			return
@@ -39,7 +37,7 @@ func handleRun(cfg Config, v *validator.Validate, slots streamSlots) http.Handle
 		h.Set("X-Accel-Buffering", "no") // nginx would buffer the stream otherwise
 		w.WriteHeader(http.StatusOK)
 		rc := http.NewResponseController(w)
-		script, _ := fixtures.Lookup(req.Scenario) // decodeRunInput checked it exists
+		script, _ := cfg.Scripts.Lookup(req.Scenario) // decodeRunInput checked it exists
 		steps := script.ForRequest(req.ThreadID, req.RunID)
 		// The client must see the stream open at once, and on HTTP/1.1 a
 		// disconnect is only noticed once the response has started. When

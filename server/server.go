@@ -7,18 +7,24 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/agent-analysis/agent-analysis/library"
 )
 
 // Config is everything the server depends on. The zero value serves the
-// fixtures with their real delays, pages from ./web, logs nowhere and
-// allows no other origin.
+// built-in fixtures with their real delays, pages from ./web, logs nowhere
+// and allows no other origin.
 type Config struct {
+	// Scripts are what the server plays and the page offers; nil is the
+	// built-in fixtures alone. main loads them once, at start
+	// (library.Load), so a request never reaches the disk.
+	Scripts *library.Library
 	// WebDir holds the static assets, the built app.wasm among them.
 	// Without an app.wasm the API and /healthz still work.
 	WebDir string
 	// Logger receives one line per request; nil discards.
 	Logger *slog.Logger
-	// NoDelay plays fixtures without their delays (operators running
+	// NoDelay plays scripts without their delays (operators running
 	// client test suites; requests can never choose this).
 	NoDelay bool
 	// WriteTimeout bounds each event write to a slow client; 0 means 10 s.
@@ -57,6 +63,9 @@ func New(cfg Config) http.Handler {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Scripts == nil {
+		cfg.Scripts = library.BuiltIn()
 	}
 	cfg.WriteTimeout = orDefault(cfg.WriteTimeout, 10*time.Second)
 	cfg.BodyTimeout = orDefault(cfg.BodyTimeout, 10*time.Second)

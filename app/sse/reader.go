@@ -11,11 +11,28 @@ import (
 // ErrEventTooLarge reports an event over the reader's limit.
 var ErrEventTooLarge = errors.New("sse: event too large")
 
+// ErrCommentTooLarge reports a comment line over the limit: it holds no
+// event, but a reader must hold a line whole to know that, so it stops
+// there too. errors.Is(err, ErrEventTooLarge) holds for it.
+var ErrCommentTooLarge error = commentTooLarge{}
+
+type commentTooLarge struct{}
+
+func (commentTooLarge) Error() string        { return "sse: comment line too large" }
+func (commentTooLarge) Is(target error) bool { return target == ErrEventTooLarge }
+
 // Reader reads Server-Sent Events from a byte stream as the HTML standard
 // parses them: lines end in LF, CRLF or CR; "data" lines of one event join
 // with LF; lines starting with ":" are comments; a blank line ends an event.
 // Frames and multi-byte characters may be split across reads anywhere.
 type Reader struct {
+	// OnLine, when set, is called with every line Next reads, blank ones
+	// included, before Next interprets it; the slice is valid only during
+	// the call. The demo leaves it nil; the transport check (package
+	// agent) watches the framing with it: comments, fields AG-UI gives no
+	// meaning to, an event the stream's end cut short.
+	OnLine func(line []byte)
+
 	lines   *bufio.Scanner
 	max     int
 	data    []byte
@@ -26,8 +43,15 @@ type Reader struct {
 // NewReader reads events of at most maxEvent bytes of data from r.
 func NewReader(r io.Reader, maxEvent int) *Reader {
 	lines := bufio.NewScanner(r)
-	lines.Buffer(make([]byte, 0, 4096), maxEvent+len("data: \r\n"))
-	lines.Split(scanLines)
+	maxLine := maxEvent + len("data: \r\n")
+	lines.Buffer(make([]byte, 0, 4096), maxLine)
+	lines.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		advance, line, err := scanLines(data, atEOF)
+		if advance == 0 && err == nil && len(data) >= maxLine && data[0] == ':' {
+			return 0, nil, ErrCommentTooLarge // the scanner would say only bufio.ErrTooLong
+		}
+		return advance, line, err
+	})
 	return &Reader{lines: lines, max: maxEvent}
 }
 
@@ -41,6 +65,9 @@ func (s *Reader) Next() ([]byte, error) {
 		if !s.started {
 			s.started = true
 			line = bytes.TrimPrefix(line, []byte("\uFEFF"))
+		}
+		if s.OnLine != nil {
+			s.OnLine(line)
 		}
 		if len(line) == 0 {
 			if s.hasData {

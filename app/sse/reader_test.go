@@ -61,3 +61,30 @@ func TestSSEReaderBoundsEvents(t *testing.T) {
 		}
 	}
 }
+
+// A comment line over the bound stops the reader as an event would, and
+// says it was a comment.
+func TestSSEReaderNamesALongComment(t *testing.T) {
+	_, err := readAll(t, "data: x\n\n: "+strings.Repeat("k", 200)+"\n\n", 100)
+	if !errors.Is(err, ErrCommentTooLarge) || !errors.Is(err, ErrEventTooLarge) {
+		t.Errorf("a long comment: %v", err)
+	}
+	if _, err := readAll(t, "data: "+strings.Repeat("x", 200)+"\n\n", 100); errors.Is(err, ErrCommentTooLarge) {
+		t.Errorf("a long event: %v", err)
+	}
+}
+
+// OnLine sees every line, blank ones and comments included, before the
+// event they belong to is returned.
+func TestOnLineSeesEveryLineInOrder(t *testing.T) {
+	r := NewReader(iotest.OneByteReader(strings.NewReader("\uFEFF: hi\r\nevent: x\ndata: a\n\ndata: b")), 1024)
+	var seen []string
+	r.OnLine = func(line []byte) { seen = append(seen, string(line)) }
+	data, err := r.Next()
+	if err != nil || string(data) != "a" || strings.Join(seen, "|") != ": hi|event: x|data: a|" {
+		t.Fatalf("%q %v, lines %q", data, err, seen)
+	}
+	if _, err := r.Next(); !errors.Is(err, io.EOF) || seen[len(seen)-1] != "data: b" {
+		t.Errorf("%v, lines %q", err, seen)
+	}
+}

@@ -1,45 +1,89 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 
+	"github.com/agent-analysis/agent-analysis/agent"
 	"github.com/agent-analysis/agent-analysis/check"
+	"github.com/agent-analysis/agent-analysis/internal/atomicfile"
 )
 
 // errFailed makes the process exit 1 once the report is written.
 var errFailed = errors.New("some scripts failed")
 
-// runCheck replays script files through the AG-UI 1.0 consumer engine.
-func runCheck(args []string, stdout, stderr io.Writer) error {
+// runCheck replays script files through the AG-UI 1.0 consumer engine,
+// or, with -url, has it judge live runs of an agent.
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("agent-analysis check", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	flags.Usage = func() {
-		fmt.Fprintf(flags.Output(), "Usage: agent-analysis check [flags] FILE|DIR...\n\n"+
+		fmt.Fprintf(flags.Output(), "Usage: agent-analysis check [flags] FILE|DIR...\n"+
+			"       agent-analysis check -url URL [-input FILE]... [flags]\n\n"+
 			"Replays AG-UI event streams through this project's AG-UI 1.0 consumer engine.\n"+
 			"A file is a JSON array of events, JSON Lines (one event a line), or an object\n"+
 			"in the AG-UI conformance corpus's shape (name, stream, optional input and expect).\n"+
-			"A directory stands for its .json and .jsonl files. Each file gets a line,\n"+
-			"\"ok   NAME\" or \"FAIL NAME: why\", then a summary; the exit status is 1 if any failed.\n\nFlags:\n")
+			"A directory stands for its .json and .jsonl files.\n\n"+
+			"With -url, it runs a live agent instead: it posts each input and judges the stream\n"+
+			"as it arrives, and checks the transport too: the status and content type, the SSE\n"+
+			"framing, the longest silence and keep-alive comments, a stream that ends early.\n\n"+
+			"Each file or run gets a line, \"ok   NAME\" or \"FAIL NAME: why\", then a summary;\n"+
+			"the exit status is 1 if any failed.\n\nFlags:\n")
 		flags.PrintDefaults()
 	}
 	expect := flags.Bool("expect", false, "compare each file with its \"expect\" (the corpus's outcome, state, messages, events, request);\nwithout it, or without one, a file passes when its stream is valid AG-UI 1.0 and every run ended")
 	asJSON := flags.Bool("json", false, "write one JSON report instead of lines")
+	junit := flags.String("junit", "", "also write a JUnit XML report to this file, one testcase per file or run (for CI)")
 	verbose := flags.Bool("v", false, "list the notes: warnings, and differences at SHOULD or wording level")
+	var live liveFlags
+	live.register(flags, "with -url: a RunAgentInput JSON file to send, one run each (repeatable; missing threadId,\nrunId and messages are filled in); default: the demo's input, with fresh ids")
 	switch err := flags.Parse(args); {
 	case errors.Is(err, flag.ErrHelp):
 		return nil
 	case err != nil:
 		return err
-	case flags.NArg() == 0:
+	case live.url != "" && flags.NArg() > 0:
+		return errors.New("check: give script files or -url, not both")
+	case live.url != "" && *expect:
+		return errors.New("check: -expect compares script files with their \"expect\": a live run has none")
+	case live.url == "" && live.given(flags) != "":
+		return fmt.Errorf("check: -%s goes with -url", live.given(flags))
+	case live.url == "" && flags.NArg() == 0:
 		flags.Usage()
-		return errors.New("check: name at least one file or directory")
+		return errors.New("check: name at least one file or directory, or an agent with -url")
 	}
-	results, err := check.Files(flags.Args(), *expect)
-	if err != nil {
-		return fmt.Errorf("check: %w", err)
+	var results []check.Result
+	if live.url != "" {
+		runs, err := live.runs(flags)
+		if err != nil {
+			return fmt.Errorf("check: %w", err)
+		}
+		for _, r := range runs {
+			res := check.Live(r.name, agent.Run(ctx, r.request))
+			res.Notes = append(r.notes, res.Notes...)
+			results = append(results, res)
+			if ctx.Err() != nil {
+				break // Ctrl-C: the run it cut says so; no other is asked for
+			}
+		}
+	} else {
+		var err error
+		if results, err = check.Files(flags.Args(), *expect); err != nil {
+			return fmt.Errorf("check: %w", err)
+		}
+	}
+	if *junit != "" {
+		var b bytes.Buffer
+		if err := check.WriteJUnit(&b, "agent-analysis check", results); err != nil {
+			return err
+		}
+		if err := atomicfile.Write(*junit, b.Bytes()); err != nil {
+			return fmt.Errorf("check: -junit: %w", err)
+		}
 	}
 	if *asJSON {
 		if err := check.PrintJSON(stdout, results); err != nil {

@@ -4,10 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
+	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/agent-analysis/agent-analysis/internal/testagent"
+	"github.com/agent-analysis/agent-analysis/internal/testfile"
 )
 
 func TestCheckCommand(t *testing.T) {
@@ -39,5 +48,192 @@ func TestCheckCommand(t *testing.T) {
 	errs.Reset()
 	if err := run(context.Background(), []string{"check", "-h"}, io.Discard, &errs); err != nil || !strings.Contains(errs.String(), "Usage: agent-analysis check") {
 		t.Errorf("-h: %v %s", err, errs.String())
+	}
+}
+
+// check -url runs a live agent: a fault fails by its rule, in the lines,
+// the JSON report and the JUnit file alike; the exit status is 1.
+func TestCheckURL(t *testing.T) {
+	api := testagent.Ours(t)
+	junit := filepath.Join(t.TempDir(), "report.xml")
+	var out bytes.Buffer
+	err := run(t.Context(), []string{"check", "-url", api, "-scenario", "events-after-finish", "-junit", junit}, &out, io.Discard)
+	lines := strings.Split(out.String(), "\n")
+	if !errors.Is(err, errFailed) || !strings.HasPrefix(lines[0], "FAIL events-after-finish: after-finish at event 4: ") ||
+		!strings.HasPrefix(lines[1], "     200 text/event-stream · ") || lines[2] != "0 passed, 1 failed" {
+		t.Errorf("%v\n%s", err, out.String())
+	}
+	raw, _ := os.ReadFile(junit)
+	var doc struct {
+		Suites []struct {
+			Cases []struct {
+				Name    string `xml:"name,attr"`
+				Failure struct {
+					Type string `xml:"type,attr"`
+				} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(raw, &doc); err != nil || doc.Suites[0].Cases[0].Failure.Type != "after-finish" {
+		t.Errorf("%v\n%s", err, raw)
+	}
+
+	// Two inputs are two runs; -json reports each with its transport.
+	dir := t.TempDir()
+	for name, scenario := range map[string]string{"a": "normal", "b": "no-terminal-event"} {
+		os.WriteFile(filepath.Join(dir, name+".json"), []byte(`{"state":{"services":[]},"forwardedProps":{"scenario":"`+scenario+`"}}`), 0o644)
+	}
+	out.Reset()
+	err = run(t.Context(), []string{"check", "-json", "-url", api, "-input", filepath.Join(dir, "a.json"), "-input", filepath.Join(dir, "b.json")}, &out, io.Discard)
+	var report struct {
+		Passed, Failed int
+		Results        []struct {
+			Name      string
+			OK        bool
+			Failures  []struct{ Rule, Text string }
+			Transport struct {
+				Status       int
+				Events       int
+				LongestGapMs *float64
+			}
+		}
+	}
+	if json.Unmarshal(out.Bytes(), &report) != nil || !errors.Is(err, errFailed) || report.Passed != 1 || report.Failed != 1 {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if a, b := report.Results[0], report.Results[1]; a.Name != "a" || !a.OK || a.Transport.Status != 200 || a.Transport.Events != 6 || a.Transport.LongestGapMs == nil ||
+		b.Name != "b" || len(b.Failures) != 1 || b.Failures[0].Rule != "truncated" {
+		t.Errorf("%+v", report.Results)
+	}
+
+	// The normal and slow scenarios pass.
+	for _, scenario := range []string{"normal", "slow"} {
+		if err := run(t.Context(), []string{"check", "-url", api, "-scenario", scenario}, io.Discard, io.Discard); err != nil {
+			t.Errorf("%s: %v", scenario, err)
+		}
+	}
+}
+
+// An agent that does not stream fails check -url with a clear line.
+func TestCheckURLAgainstAgentsThatDoNotStream(t *testing.T) {
+	silent := testagent.Upstream(t, testagent.NeverAnswers)
+	html := testagent.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<h1>Not here</h1>")
+	})
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-url", silent, "-timeout", "100ms"}, "FAIL normal: no answer within 100ms: the agent sent no response headers\n     no answer · "},
+		{[]string{"-url", html}, `FAIL normal: the answer is "text/html", not text/event-stream: "<h1>Not here</h1>"` + "\n     200 text/html · 0 events"},
+	} {
+		var out bytes.Buffer
+		err := run(t.Context(), append([]string{"check"}, tt.args...), &out, io.Discard)
+		if !errors.Is(err, errFailed) || !strings.HasPrefix(out.String(), tt.want) {
+			t.Errorf("%v\n%s\nwant %q", err, out.String(), tt.want)
+		}
+	}
+}
+
+func TestCheckFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"-url", "http://x", "file.json"}, "script files or -url, not both"},
+		{[]string{"-url", "http://x", "-expect"}, "-expect compares script files"},
+		{[]string{"-input", "in.json", "file.json"}, "-input goes with -url"},
+		{[]string{"-timeout", "5s", "file.json"}, "-timeout goes with -url"},
+		{[]string{"-scenario", "slow", "file.json"}, "-scenario goes with -url"},
+		{[]string{"-url", "localhost:8080"}, "is not an http:// or https:// URL"},
+		{[]string{"-url", "http://x", "-input", "in.json", "-scenario", "slow"}, "-scenario sets the demo's input"},
+	} {
+		if err := run(context.Background(), append([]string{"check"}, tt.args...), io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), tt.says) {
+			t.Errorf("%v: %v, want %q", tt.args, err, tt.says)
+		}
+	}
+	junit := filepath.Join(t.TempDir(), "no-such-dir", "r.xml")
+	if err := run(context.Background(), []string{"check", "-junit", junit, "../../../check/testdata/scripts/valid.jsonl"}, io.Discard, io.Discard); err == nil || err.Error() != "check: -junit: "+junit+": no such file or directory" {
+		t.Errorf("-junit into a missing directory: %v", err)
+	}
+}
+
+// -junit replaces its file whole, by a rename: a CI step reading the old
+// report never sees half of the new one.
+func TestCheckJUnitIsWrittenWhole(t *testing.T) {
+	junit := filepath.Join(t.TempDir(), "report.xml")
+	os.WriteFile(junit, []byte("the old report"), 0o644)
+	old, err := os.Open(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if err := run(t.Context(), []string{"check", "-junit", junit, "../../../check/testdata/scripts/valid.jsonl"}, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := io.ReadAll(old); string(b) != "the old report" {
+		t.Errorf("the old report was written over in place: %.60q", b)
+	}
+	if b, _ := os.ReadFile(junit); !strings.HasPrefix(string(b), "<?xml") {
+		t.Errorf("the new report: %.60q", b)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(junit)); len(entries) != 1 {
+		t.Errorf("%d files: a temporary one was left", len(entries))
+	}
+}
+
+// Ctrl-C stops check -url: the run it interrupts is reported, and no
+// other is asked for.
+func TestCheckURLStopsWhenInterrupted(t *testing.T) {
+	ctx, interrupt := context.WithCancel(t.Context())
+	var asked atomic.Int32
+	agentURL := testagent.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		interrupt() // Ctrl-C, while the first run waits for its answer
+		testagent.NeverAnswers(w, r)
+	})
+	dir := t.TempDir()
+	a, b := testfile.Write(t, dir, "a.json", "{}"), testfile.Write(t, dir, "b.json", "{}")
+	var out bytes.Buffer
+	err := run(ctx, []string{"check", "-url", agentURL, "-input", a, "-input", b}, &out, io.Discard)
+	if !errors.Is(err, errFailed) || !strings.HasPrefix(out.String(), "FAIL a: the run was interrupted: context canceled\n") ||
+		!strings.HasSuffix(out.String(), "0 passed, 1 failed\n") || asked.Load() != 1 {
+		t.Errorf("%v, asked %d times:\n%s", err, asked.Load(), out.String())
+	}
+}
+
+// Two -input files of one base name are two testcases of two names: their
+// paths; a file given twice is named by its turn too.
+func TestCheckURLNamesRunsApart(t *testing.T) {
+	api := testagent.Ours(t)
+	one, two := t.TempDir(), t.TempDir()
+	const normal = `{"state":{"services":[]},"forwardedProps":{"scenario":"normal"}}`
+	a, b := testfile.Write(t, one, "ask.json", normal), testfile.Write(t, two, "ask.json", normal)
+	c := testfile.Write(t, one, "other.json", normal)
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"check", "-url", api, "-input", a, "-input", b, "-input", c, "-input", c}, &out, io.Discard); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	lines := strings.Split(out.String(), "\n")
+	if lines[0] != "ok   "+filepath.ToSlash(a) || lines[2] != "ok   "+filepath.ToSlash(b) || lines[4] != "ok   other" || lines[6] != "ok   other #2" {
+		t.Errorf("%s", out.String())
+	}
+}
+
+// A URL's user info and query, where secrets travel, are in no report:
+// not the lines, the JSON report nor the JUnit file.
+func TestCheckURLReportsNoSecrets(t *testing.T) {
+	secret := strings.Replace(testagent.Ours(t), "http://", "http://user:s3cret@", 1) + "?key=s3cret"
+	junit := filepath.Join(t.TempDir(), "report.xml")
+	for _, args := range [][]string{{"-v"}, {"-json"}} {
+		var out bytes.Buffer
+		if err := run(t.Context(), append([]string{"check", "-url", secret, "-junit", junit}, args...), &out, io.Discard); err != nil {
+			t.Fatalf("%v\n%s", err, out.String())
+		}
+		raw, _ := os.ReadFile(junit)
+		if strings.Contains(out.String()+string(raw), "s3cret") || !strings.Contains(string(raw), `classname="http://127.0.0.1:`) {
+			t.Errorf("%s\n%s", out.String(), raw)
+		}
 	}
 }

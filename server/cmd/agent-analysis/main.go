@@ -1,5 +1,7 @@
 // Command agent-analysis serves the Agent Analysis demo: the AG-UI fixture
-// endpoint and the go-app UI.
+// endpoint and the go-app UI. Its other subcommands test AG-UI clients and
+// agents: check judges script files or a live agent, record turns a live
+// agent's run into a script that serve -fixtures replays.
 package main
 
 import (
@@ -19,6 +21,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/app/catalogue"
+	"github.com/agent-analysis/agent-analysis/library"
 	"github.com/agent-analysis/agent-analysis/server"
 )
 
@@ -33,14 +37,16 @@ func main() {
 	}
 }
 
-// run runs a subcommand: serve (the default), or check.
+// run runs a subcommand: serve (the default), check, or record.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
 		case "serve":
 			return serve(ctx, args[1:], stdout, stderr)
 		case "check":
-			return runCheck(args[1:], stdout, stderr)
+			return runCheck(ctx, args[1:], stdout, stderr)
+		case "record":
+			return runRecord(ctx, args[1:], stdout, stderr)
 		}
 	}
 	return serve(ctx, args, stdout, stderr)
@@ -52,7 +58,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags.SetOutput(stderr)
 	flags.Usage = func() {
 		fmt.Fprintf(flags.Output(), "Usage: agent-analysis [serve] [flags]\n"+
-			"       agent-analysis check [flags] FILE|DIR... (see agent-analysis check -h)\n\n"+
+			"       agent-analysis check [flags] FILE|DIR... | -url URL (see agent-analysis check -h)\n"+
+			"       agent-analysis record -url URL -o FILE (see agent-analysis record -h)\n\n"+
 			"Serves the Agent Analysis demo and its deterministic AG-UI fixture endpoint,\n"+
 			"POST /api/agent-analysis. Flags:\n\n")
 		flags.PrintDefaults()
@@ -61,7 +68,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	web := flags.String("web", "web", "directory of static assets and the built app.wasm, relative to the working directory\n(without app.wasm the API and /healthz still work)")
 	debug := flags.Bool("debug", false, "log every event and asset request")
 	jsonLog := flags.Bool("log-json", false, "log as JSON lines")
-	noDelay := flags.Bool("no-delay", false, "play every fixture without its delays (for client test suites; requests cannot choose this)")
+	noDelay := flags.Bool("no-delay", false, "play every script without its delays (for client test suites; requests cannot choose this)")
+	var fixtureDirs []string
+	flags.Func("fixtures", "a directory of scripts to play besides the built-in ones (repeatable): its .json and .jsonl\n"+
+		"files, each a JSON array of events, JSON Lines, or an AG-UI conformance-corpus object;\n"+
+		"read once, at start. A bad file, or a name taken, refuses the start", func(dir string) error {
+		fixtureDirs = append(fixtureDirs, dir)
+		return nil
+	})
 	maxStreams := flags.Int("max-streams", server.DefaultMaxStreams, "streams played at once; above it a stream request gets 503 with Retry-After")
 	corsOrigins := flags.String("cors-origins", "", "comma-separated origins (scheme://host[:port]) allowed to call the API, or * for any;\nnone by default: same origin only")
 	switch err := flags.Parse(args); {
@@ -77,6 +91,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	origins, err := parseOrigins(*corsOrigins)
 	if err != nil {
 		return err
+	}
+	scripts, err := library.Load(fixtureDirs...)
+	if err != nil {
+		return fmt.Errorf("-fixtures: nothing served:\n%w", err)
 	}
 
 	level := slog.LevelInfo
@@ -106,7 +124,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer cancelRequests(nil)
 	srv := &http.Server{
 		Handler: server.New(server.Config{
-			WebDir: *web, Logger: logger, NoDelay: *noDelay, MaxStreams: *maxStreams, CORSOrigins: origins,
+			WebDir: *web, Logger: logger, Scripts: scripts, NoDelay: *noDelay, MaxStreams: *maxStreams, CORSOrigins: origins,
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		// Headers, then a body: the API's handler gives a body 10 s of its
@@ -119,7 +137,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	srv.RegisterOnShutdown(func() { cancelRequests(server.ErrShutdown) })
 
 	logger.Info("listening", "url", "http://"+ln.Addr().String()+"/agent-analysis",
-		"noDelay", *noDelay, "maxStreams", *maxStreams, "corsOrigins", strings.Join(origins, ","))
+		"noDelay", *noDelay, "maxStreams", *maxStreams, "corsOrigins", strings.Join(origins, ","),
+		"scripts", len(scripts.Names()), "fromFiles", len(scripts.Catalogue().In(catalogue.File)))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 

@@ -1,0 +1,80 @@
+package agent
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// framing watches the SSE lines of a stream (sse.Reader.OnLine) for what
+// the reader forgives: fields AG-UI gives no meaning to, data lines some
+// clients skip, events over several lines, and an event the stream's end
+// cut short, which every client discards.
+type framing struct {
+	comment func(text string) // told of each comment line, as it is read
+
+	pending      int            // data lines of the event being read
+	pendingBytes int            // their bytes
+	others       map[string]int // lines of other fields, by field name
+	unspaced     int            // "data:" lines with no space after the colon
+	multiLine    int            // events of more than one data line
+}
+
+func (f *framing) line(line []byte) {
+	switch {
+	case len(line) == 0:
+		if f.pending > 1 {
+			f.multiLine++
+		}
+		f.pending, f.pendingBytes = 0, 0
+		return
+	case line[0] == ':':
+		text := bytes.TrimPrefix(line[1:], []byte(" "))
+		f.comment(string(text))
+		return
+	}
+	field, value, _ := bytes.Cut(line, []byte(":"))
+	if string(field) != "data" {
+		if f.others == nil {
+			f.others = map[string]int{}
+		}
+		f.others[string(field)]++
+		return
+	}
+	if len(value) > 0 && value[0] != ' ' {
+		f.unspaced++
+	}
+	f.pending++
+	f.pendingBytes += len(bytes.TrimPrefix(value, []byte(" ")))
+}
+
+// cut is the finding for a stream that ended inside an event.
+func (f *framing) cut() *Finding {
+	if f.pending == 0 {
+		return nil
+	}
+	return &Finding{SSEFraming, fmt.Sprintf(
+		"the stream ended inside an event: %d data line(s), %d bytes, with no blank line after them, which a client discards", f.pending, f.pendingBytes)}
+}
+
+// notes are what is legal SSE but worth knowing.
+func (f *framing) notes() []string {
+	var out []string
+	if len(f.others) > 0 {
+		var fields []string
+		for _, name := range slices.Sorted(maps.Keys(f.others)) {
+			fields = append(fields, fmt.Sprintf("%q ×%d", name, f.others[name]))
+		}
+		out = append(out, "SSE fields AG-UI gives no meaning to, which clients ignore: "+strings.Join(fields, ", "))
+	}
+	if f.unspaced > 0 {
+		out = append(out, fmt.Sprintf("%d data line(s) with no space after \"data:\": legal SSE, but some clients read only \"data: \" "+
+			"(https://github.com/ag-ui-protocol/ag-ui/issues/771)", f.unspaced))
+	}
+	if f.multiLine > 0 {
+		out = append(out, fmt.Sprintf("%d event(s) over several data lines: legal SSE, joined with line feeds", f.multiLine))
+	}
+	return out
+}

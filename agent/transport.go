@@ -1,0 +1,132 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// The transport checks, by the names reports and JUnit give them. They are
+// this tool's, not the engine's rules: what must hold before any event can
+// be judged, and how the stream ended.
+const (
+	BadInput     = "input"        // the input cannot be sent or judged against
+	Unreachable  = "unreachable"  // the request could not be made
+	Timeout      = "timeout"      // no answer, or no end, within the timeout
+	Interrupted  = "interrupted"  // the caller stopped the run
+	HTTPStatus   = "http-status"  // not a 2xx answer
+	ContentType  = "content-type" // not text/event-stream
+	SSEFraming   = "sse-framing"  // an event a client would discard
+	StreamBroken = "stream-broken"
+	TooLong      = "too-long" // more than a script may hold (record)
+)
+
+// Finding is one thing that failed, named by its check.
+type Finding struct {
+	Check string `json:"check"`
+	Text  string `json:"text"`
+}
+
+// Transport is what one exchange measured.
+type Transport struct {
+	URL         string // as RedactURL shows it
+	Status      int    // 0 when no answer came
+	ContentType string // as the answer said it
+	Events      int
+	Comments    int           // SSE comment lines: keep-alives
+	Answered    time.Duration // from sending the request to the answer's headers
+	LongestGap  time.Duration // the longest time no byte arrived, from the answer's headers to the stream's end
+	Took        time.Duration // the whole exchange: from sending the request to the stream's end
+}
+
+// MarshalJSON writes durations in milliseconds, for machines.
+func (t Transport) MarshalJSON() ([]byte, error) {
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	return json.Marshal(struct {
+		URL          string  `json:"url"`
+		Status       int     `json:"status"`
+		ContentType  string  `json:"contentType"`
+		Events       int     `json:"events"`
+		Comments     int     `json:"comments"`
+		AnsweredMs   float64 `json:"answeredMs"`
+		LongestGapMs float64 `json:"longestGapMs"`
+		TookMs       float64 `json:"tookMs"`
+	}{t.URL, t.Status, t.ContentType, t.Events, t.Comments, ms(t.Answered), ms(t.LongestGap), ms(t.Took)})
+}
+
+// String is the measurements in one line.
+func (t Transport) String() string {
+	if t.Status == 0 {
+		return fmt.Sprintf("no answer · %s", round(t.Took))
+	}
+	return fmt.Sprintf("%d %s · %d events · %d keep-alive comments · answered in %s · longest silence %s · %s",
+		t.Status, t.ContentType, t.Events, t.Comments, round(t.Answered), round(t.LongestGap), round(t.Took))
+}
+
+func round(d time.Duration) time.Duration {
+	if d > time.Second {
+		return d.Round(10 * time.Millisecond)
+	}
+	return d.Round(100 * time.Microsecond)
+}
+
+// checkAnswer is why an answer is not an event stream to read: a status
+// other than 2xx, or another content type. It reads a little of the body
+// to say what came instead.
+func checkAnswer(resp *http.Response) *Finding {
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch {
+	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+		return &Finding{HTTPStatus, fmt.Sprintf("the agent answered %s, a redirect to %q: AG-UI posts once, so point the URL at the endpoint itself",
+			resp.Status, resp.Header.Get("Location"))}
+	case resp.StatusCode < 200 || resp.StatusCode >= 300:
+		return &Finding{HTTPStatus, fmt.Sprintf("the agent answered %s, not 2xx: %s", resp.Status, excerpt(resp.Body, mt))}
+	case mt != "text/event-stream":
+		return &Finding{ContentType, fmt.Sprintf("the answer is %q, not text/event-stream: %s", resp.Header.Get("Content-Type"), excerpt(resp.Body, mt))}
+	}
+	return nil
+}
+
+// excerpt is what a body that is not a stream says: a problem's detail,
+// or its first line, shortened.
+func excerpt(body io.Reader, mediaType string) string {
+	head, _ := io.ReadAll(io.LimitReader(body, 4<<10))
+	if strings.HasSuffix(mediaType, "json") {
+		var p struct{ Title, Detail string }
+		if json.Unmarshal(head, &p) == nil && (p.Detail != "" || p.Title != "") {
+			return strings.TrimSpace(p.Title + " " + p.Detail)
+		}
+	}
+	text := strings.Join(strings.Fields(string(head)), " ")
+	if text == "" {
+		return "an empty body"
+	}
+	if utf8.RuneCountInString(text) > 120 {
+		text = string([]rune(text)[:120]) + "…"
+	}
+	return fmt.Sprintf("%q", text)
+}
+
+// RedactURL is a URL as reports show it: without its user info, query and
+// fragment, where secrets travel (a token, an API key). One that does not
+// parse is cut at its first "?" or "#".
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		cut, _, _ := strings.Cut(raw, "?")
+		cut, _, _ = strings.Cut(cut, "#")
+		scheme, rest, ok := strings.Cut(cut, "://")
+		if host, path, _ := strings.Cut(rest, "/"); ok && strings.Contains(host, "@") {
+			cut = scheme + "://" + host[strings.LastIndex(host, "@")+1:] + strings.TrimSuffix("/"+path, "/")
+		}
+		return cut
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
+}

@@ -1,0 +1,100 @@
+package check
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// JUnit XML, the report CI systems read (GitHub Actions through a
+// reporter action, GitLab, Jenkins): one testsuite, one testcase per
+// script file or live run, one <failure> per failing testcase whose type
+// is the first rule it broke and whose text lists every failure as
+// "rule: what". Notes go to <system-out>.
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitFailure `xml:"failure"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// WriteJUnit writes results as one JUnit testsuite named suite.
+func WriteJUnit(w io.Writer, suite string, results []Result) error {
+	s := junitSuite{Name: suite, Tests: len(results)}
+	total := 0.0
+	for _, r := range results {
+		c := junitCase{Name: r.Name, Classname: suite, File: r.Path, Time: "0", SystemOut: strings.Join(r.Notes, "\n")}
+		if r.Path != "" {
+			c.Classname = filepath.ToSlash(filepath.Dir(r.Path))
+		}
+		if r.Transport != nil {
+			c.Classname = r.Transport.URL
+			c.Time = seconds(r.Transport.Took.Seconds())
+			total += r.Transport.Took.Seconds()
+		}
+		if !r.OK {
+			s.Failures++
+			c.Failure = junitFailureOf(r.Failures)
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	s.Time = seconds(total)
+	doc := junitSuites{Name: suite, Tests: s.Tests, Failures: s.Failures, Time: s.Time, Suites: []junitSuite{s}}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// junitFailureOf is a testcase's one <failure>: the first rule broken
+// names it, and its text lists them all.
+func junitFailureOf(failures []Failure) *junitFailure {
+	if len(failures) == 0 {
+		return &junitFailure{Message: "failed", Type: "failed"}
+	}
+	lines := make([]string, len(failures))
+	for i, f := range failures {
+		lines[i] = f.Rule + ": " + f.Text
+	}
+	message := failures[0].Text
+	if len(failures) > 1 {
+		message = fmt.Sprintf("%s (and %d more)", message, len(failures)-1)
+	}
+	return &junitFailure{Message: message, Type: failures[0].Rule, Text: strings.Join(lines, "\n")}
+}
+
+func seconds(s float64) string { return fmt.Sprintf("%.3f", s) }

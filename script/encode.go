@@ -1,0 +1,70 @@
+package script
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Encode writes the script in this project's own format, the one the
+// fixtures are written in and record writes: an object whose "stream"
+// holds {"afterMs", "event"} and {"afterMs", "comment"} steps, indented
+// by two spaces. Events and the input are written as they are (only
+// their whitespace changes), so Parse gives back the same events, byte
+// for byte.
+func (s Script) Encode() ([]byte, error) {
+	var b []byte
+	member := func(name string, value []byte) {
+		if len(b) > 0 {
+			b = append(b, ',')
+		}
+		b, _ = jsontext.AppendQuote(b, name)
+		b = append(append(b, ':'), value...)
+	}
+	quote := func(text string) []byte { q, _ := jsontext.AppendQuote(nil, text); return q }
+	if s.Name != "" {
+		member("name", quote(s.Name))
+	}
+	if s.Description != "" {
+		member("description", quote(s.Description))
+	}
+	if s.Peer != "" {
+		member("client", append(append([]byte(`{"maxProtocolVersion":`), quote(s.Peer)...), '}'))
+	}
+	if s.Input != nil {
+		member("input", s.Input)
+	}
+	stream := []byte{'['}
+	for i, st := range s.Steps {
+		if i > 0 {
+			stream = append(stream, ',')
+		}
+		stream = append(stream, `{"afterMs":`...)
+		stream = strconv.AppendFloat(stream, float64(st.After)/float64(time.Millisecond), 'f', -1, 64)
+		if st.Event != nil {
+			stream = append(append(stream, `,"event":`...), st.Event...)
+		} else {
+			stream = append(append(stream, `,"comment":`...), quote(st.Comment)...)
+		}
+		stream = append(stream, '}')
+	}
+	member("stream", append(stream, ']'))
+	if s.Expect != nil {
+		member("expect", s.Expect)
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Extra)) {
+		member(name, s.Extra[name])
+	}
+	var out bytes.Buffer
+	// json.Indent checks the whole is JSON, and escapes nothing.
+	if err := json.Indent(&out, append(append([]byte{'{'}, b...), '}'), "", "  "); err != nil {
+		return nil, fmt.Errorf("the script is not JSON: %v", err)
+	}
+	return append(out.Bytes(), '\n'), nil
+}

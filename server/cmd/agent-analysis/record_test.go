@@ -1,0 +1,253 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-analysis/agent-analysis/agent"
+	"github.com/agent-analysis/agent-analysis/check"
+	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/internal/testagent"
+	"github.com/agent-analysis/agent-analysis/script"
+)
+
+// renamed are the ids a recording of each built-in script gives a
+// placeholder, besides the request's own: every other byte replays as
+// the original sent it.
+var renamed = map[string]map[string]string{
+	"non-state-events":       {"m1": "msg-1", "t1": "call-1"},
+	"open-message-at-finish": {"m1": "msg-1"},
+	"replayed-history":       {"run-0": "run-2"},
+	"error-then-new-run":     {"run-0": "run-2"},
+	"two-runs":               {"run-after-the-request": "run-2"},
+	"nested-run-started":     {"run-nested": "run-2"},
+	"finished-wrong-run":     {"019cd777-880c-7152-b22f-7538ad95378d": "run-2"},
+	"other-thread":           {"thread-of-another-tab": "thread-2"},
+	"outcome-interrupt":      {"approve-budget": "interrupt-1"},
+}
+
+func body(t *testing.T, base, scenario string) string {
+	t.Helper()
+	resp := post(t, base, scenario)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%s: %d %v", scenario, resp.StatusCode, err)
+	}
+	return string(b)
+}
+
+func failedRules(r check.Result) []string {
+	var out []string
+	for _, f := range r.Failures {
+		out = append(out, f.Rule)
+	}
+	return out
+}
+
+// Every built-in script, recorded from this server and replayed by
+// another started with -fixtures, streams the same bytes (under the
+// request's ids), and check judges the replay as it judged the original.
+func TestARecordingReplaysByteForByte(t *testing.T) {
+	api := testagent.Ours(t)
+	dir := t.TempDir()
+	for _, name := range fixtures.Names() {
+		f, _ := fixtures.Lookup(name)
+		var out bytes.Buffer
+		err := run(t.Context(), []string{"record", "-url", api, "-scenario", name, "-o", filepath.Join(dir, "rec-"+name+".json")}, &out, io.Discard)
+		if f.Group == fixtures.Fatal {
+			if !errors.Is(err, errFailed) || !strings.Contains(out.String(), "FAIL the stream: ") {
+				t.Errorf("%s: %v\n%s", name, err, out.String())
+			}
+		} else if err != nil || !strings.HasPrefix(out.String(), "recorded "+filepath.Join(dir, "rec-"+name+".json")+": ") {
+			t.Errorf("%s: %v\n%s", name, err, out.String())
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != len(fixtures.Names()) {
+		t.Fatalf("%d files in the directory, temporary ones left?", len(entries))
+	}
+
+	replay := start(t, "-web", webWithWasm(t), "-no-delay", "-fixtures", dir)
+	for _, name := range fixtures.Names() {
+		t.Run(name, func(t *testing.T) {
+			want := body(t, strings.TrimSuffix(api, "/api/agent-analysis"), name)
+			for from, to := range renamed[name] {
+				want = strings.ReplaceAll(want, strconv.Quote(from), strconv.Quote(to))
+			}
+			if got := body(t, replay.base, "rec-"+name); got != want {
+				t.Errorf("the replay differs:\n%s\nthe original, ids renamed:\n%s", got, want)
+			}
+			original := check.Live(name, exchange(t, api, name))
+			replayed := check.Live(name, exchange(t, replay.base+"/api/agent-analysis", "rec-"+name))
+			if !slices.Equal(failedRules(original), failedRules(replayed)) || original.OK != replayed.OK {
+				t.Errorf("check judges the original %q and the replay %q", original.Failures, replayed.Failures)
+			}
+			file := check.File(filepath.Join(dir, "rec-"+name+".json"), false)
+			if !slices.Equal(failedRules(file), failedRules(original)) {
+				t.Errorf("check judges the file %q, the live run %q", file.Failures, original.Failures)
+			}
+		})
+	}
+
+	// The replaying server offers the recordings in the file group.
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"check", "-url", replay.base + "/api/agent-analysis", "-scenario", "rec-normal"}, &out, io.Discard); err != nil {
+		t.Errorf("check -url of the replay: %v\n%s", err, out.String())
+	}
+}
+
+func exchange(t *testing.T, url, scenario string) agent.Exchange {
+	t.Helper()
+	in, err := agent.DemoInput(scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agent.Run(t.Context(), agent.Request{URL: url, Input: in})
+}
+
+// The recording is the shared format, ids normalised, the requested run's
+// the input's; with -input, the file's members are sent and kept.
+func TestARecordingIsTheSharedFormat(t *testing.T) {
+	api := testagent.Ours(t)
+	dir := t.TempDir()
+	input := filepath.Join(dir, "input.json")
+	os.WriteFile(input, []byte(`{"state":{"services":[]},"forwardedProps":{"scenario":"keep-alive-comments"},"extra":1}`), 0o644)
+	out := filepath.Join(dir, "kept.json")
+	var stdout bytes.Buffer
+	if err := run(t.Context(), []string{"record", "-url", api, "-input", input, "-o", out}, &stdout, io.Discard); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	if !strings.Contains(stdout.String(), "note: input: removed /extra from the run input") {
+		t.Errorf("the input's warning is not shown:\n%s", stdout.String())
+	}
+	s, err := script.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th, r := s.Requested(); th != "thread-1" || r != "run-1" || s.Name != "kept" || s.Description != "Recorded from "+api+"." {
+		t.Errorf("%s %s %+v", th, r, s)
+	}
+	if got := string(s.Input); !strings.Contains(got, `"state": {`) || !strings.Contains(got, `"threadId": "thread-1"`) || strings.Contains(got, "extra") {
+		t.Errorf("input %s", got)
+	}
+	var kinds []string
+	for _, st := range s.Steps {
+		if st.Event == nil {
+			kinds = append(kinds, "comment")
+		} else {
+			kinds = append(kinds, st.Type)
+		}
+		if st.After%time.Millisecond != 0 {
+			t.Errorf("a delay of %v: not whole milliseconds", st.After)
+		}
+	}
+	if strings.Join(kinds, " ") != "RUN_STARTED comment STATE_SNAPSHOT comment comment STATE_DELTA comment RUN_FINISHED" {
+		t.Errorf("steps %s", kinds)
+	}
+	raw, _ := os.ReadFile(out)
+	if !strings.Contains(string(raw), "\n  \"stream\": [\n    {\n      \"afterMs\": ") || !strings.Contains(string(raw), `"comment": "keep-alive"`) {
+		t.Errorf("not the shared format:\n%s", raw)
+	}
+	if info, _ := os.Stat(out); info.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v", info.Mode())
+	}
+}
+
+// An upstream that never answers, answers HTML, streams forever or
+// refuses gets a clear error, a non-zero exit, and nothing written: what
+// the file held stays.
+func TestRecordWritesNothingFromABadUpstream(t *testing.T) {
+	silent := testagent.Upstream(t, testagent.NeverAnswers)
+	html := testagent.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, "<!doctype html><title>Gateway</title>")
+	})
+	forever := testagent.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // so that net/http notices the client go
+		w.Header().Set("Content-Type", "text/event-stream")
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			fmt.Fprintf(w, "data: {\"type\":\"CUSTOM\",\"name\":\"tick\",\"value\":%d}\n\n", i)
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+			}
+		}
+	})
+	dir := t.TempDir()
+	out := filepath.Join(dir, "kept.json")
+	os.WriteFile(out, []byte("what was there"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"never answers", []string{"-url", silent, "-timeout", "100ms"}, "record: nothing recorded: timeout: no answer within 100ms"},
+		{"answers HTML", []string{"-url", html}, `record: nothing recorded: content-type: the answer is "text/html; charset=utf-8", not text/event-stream: "<!doctype html><title>Gateway</title>"`},
+		// Cut however far it got: its headers, or its first event, may come
+		// after the timeout on a busy machine (package agent words each).
+		{"streams forever", []string{"-url", forever, "-timeout", "150ms"}, "record: nothing recorded: timeout: "},
+		{"an unknown scenario", []string{"-url", testagent.Ours(t), "-scenario", "nope"}, "record: nothing recorded: http-status: the agent answered 422 Unprocessable Entity, not 2xx: Unknown scenario"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := run(t.Context(), append([]string{"record", "-o", out}, tt.args...), io.Discard, io.Discard)
+			if err == nil || errors.Is(err, errFailed) || !strings.HasPrefix(err.Error(), tt.says) {
+				t.Errorf("%v\nwant %q", err, tt.says)
+			}
+			if b, _ := os.ReadFile(out); string(b) != "what was there" {
+				t.Errorf("the file changed: %q", b)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("%d files: a temporary one was left", len(entries))
+			}
+		})
+	}
+	missing := filepath.Join(dir, "no-such-dir", "x.json")
+	if err := run(t.Context(), []string{"record", "-url", testagent.Ours(t), "-o", missing}, io.Discard, io.Discard); err == nil ||
+		!strings.HasPrefix(err.Error(), "record: nothing recorded: "+missing+": ") {
+		t.Errorf("into a missing directory: %v", err)
+	}
+}
+
+func TestRecordFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"-url", "http://x"}, "-o FILE is required"},
+		{[]string{"-o", "x.json"}, `-url: "" is not an http:// or https:// URL`},
+		{[]string{"-o", "x.json", "-url", "ftp://x"}, `-url: "ftp://x" is not an http:// or https:// URL`},
+		{[]string{"-o", "x.json", "-url", "http://x", "-timeout", "0s"}, "-timeout must be positive"},
+		{[]string{"-o", "x.json", "-url", "http://x", "-input", "a", "-input", "b"}, "one -input"},
+		{[]string{"-o", "x.json", "-url", "http://x", "-input", "a", "-scenario", "slow"}, "-scenario sets the demo's input"},
+		{[]string{"-o", "x.json", "-url", "http://x", "-input", "missing.json"}, "-input: missing.json: cannot read it: no such file"},
+		{[]string{"-o", "x.json", "-url", "http://x", "stray"}, `unexpected argument "stray"`},
+		{[]string{"-o", "x.txt", "-url", "http://127.0.0.1:9"}, "-o x.txt: a script file ends in .json or .jsonl: serve -fixtures reads no other"},
+		{[]string{"-o", filepath.Join("streams", "normal.jsonl"), "-url", "http://127.0.0.1:9"}, `-o ` + filepath.Join("streams", "normal.jsonl") + `: "normal" is a built-in script's name: serve -fixtures would refuse the file`},
+		{[]string{"-o", "x.json", "-url", "http://127.0.0.1:9", "-timeout", "61m"}, "-timeout 1h1m0s is over an hour, the longest delay a script holds"},
+	} {
+		if err := run(context.Background(), append([]string{"record"}, tt.args...), io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), tt.says) {
+			t.Errorf("%v: %v, want %q", tt.args, err, tt.says)
+		}
+	}
+	var stderr bytes.Buffer
+	if err := run(context.Background(), []string{"record", "-h"}, io.Discard, &stderr); err != nil || !strings.Contains(stderr.String(), "Usage: agent-analysis record") {
+		t.Errorf("-h: %v %s", err, stderr.String())
+	}
+}
