@@ -16,30 +16,33 @@ run: wasm
 ## test: gofmt, vet, staticcheck, unit tests natively and under wasm, browser tests
 test: vet lint unit wasm-test e2e
 
-## wasm: build the browser app into web/app.wasm (and app.wasm.br when brotli is installed;
-## the server gzips in memory). BROTLI_QUALITY=11 is 12 % smaller and 15x slower than 9.
-BROTLI_QUALITY ?= 9
+## wasm: build the browser app into web/app.wasm and app.wasm.br (brotli, by a Go encoder, so a
+## bare machine has it too; the server gzips in memory for browsers without brotli).
+## Quality 11 is 12 % smaller than 9 and takes some 30 s, once per new wasm; BROTLI_QUALITY=9
+## takes 2 s.
+BROTLI_QUALITY ?= 11
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/app.wasm ./wasm
-	@if command -v brotli >/dev/null; then brotli -f -q $(BROTLI_QUALITY) -o web/app.wasm.br web/app.wasm && touch web/app.wasm.br; else rm -f web/app.wasm.br; fi
+	$(GO) run ./server/cmd/compress -q $(BROTLI_QUALITY) web/app.wasm
 
 vet:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt needed"; exit 1; }
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./app/... ./wasm/...
+	@# Everything, tests included, compiles on macOS and Windows too: go test -short works there.
+	GOOS=darwin $(GO) vet ./...
+	GOOS=windows $(GO) vet ./...
 	@# The core stays pure: no net/http, syscall/js or go-app reaches it (the
 	@# standard library's own syscall/js use under GOOS=js aside).
 	@! $(GO) list -deps ./app/core | grep -E '^(net/http|syscall/js)$$|go-app'
 	@! GOOS=js GOARCH=wasm $(GO) list -f '{{if not .Standard}}{{.ImportPath}}: {{join .Imports " "}}{{end}}' -deps ./app/core | grep -E 'net/http|syscall/js|go-app'
 	@! GOOS=js GOARCH=wasm $(GO) list -deps ./app/core | grep -xE 'net/http'
 
-## lint: staticcheck, pinned in go.mod as a tool, natively and for the browser build
-STATICCHECK = bin/staticcheck
+## lint: staticcheck, pinned in go.mod as a tool, natively and for the browser build (the
+## tool itself built for this machine: go tool -n names it without running it)
 lint:
-	@mkdir -p bin
-	$(GO) build -o $(STATICCHECK) honnef.co/go/tools/cmd/staticcheck
-	$(STATICCHECK) ./...
-	GOOS=js GOARCH=wasm $(STATICCHECK) ./app/... ./wasm/...
+	$(GO) tool staticcheck ./...
+	GOOS=js GOARCH=wasm "$$($(GO) tool -n staticcheck)" ./app/... ./wasm/...
 
 unit:
 	$(GO) test $(PACKAGES)
@@ -69,8 +72,10 @@ $(AXE): e2e/axe/package-lock.json
 	cd e2e/axe && npm ci --silent --no-audit --no-fund
 	@touch $@
 
-## bench: one table of the server, client, wasm size and browser figures
+## bench: one table of the server, client, engine, wasm size and browser figures;
+## CORPUS=dir replays another corpus (the AG-UI conformance streams, say) in the engine row
 BENCH = bin/bench
+CORPUS ?=
 bench: wasm chromium
 	@mkdir -p $(BENCH)
 	$(GO) test -run '^$$' -bench NormalStream -benchmem ./server/ > $(BENCH)/server.txt
@@ -78,22 +83,26 @@ bench: wasm chromium
 	$(GO) test -run '^$$' -bench 'UpdateDelta|Patch64' -benchmem ./app/core/ > $(BENCH)/app.txt
 	@# Twice under Node: the first pass also warms up V8's optimising tiers; the table reads the last.
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^$$' -bench 'UpdateDelta|Patch64' -benchmem -count 2 ./app/core/ > $(BENCH)/app-wasm.txt
-	CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench Browser -benchtime 1x ./e2e/ > $(BENCH)/browser.txt
+	AGUI_CORPUS=$(CORPUS) $(GO) test -run '^$$' -bench CorpusReplay -benchmem ./check/ > $(BENCH)/check.txt
+	cd e2e/peer && npm ci --silent --no-audit --no-fund
+	BROTLI_QUALITY=$(BROTLI_QUALITY) CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench 'Browser|Rendering|PhoneStartup' -benchtime 1x -timeout 30m ./e2e/ > $(BENCH)/browser.txt
 	@echo
-	@$(GO) run ./e2e/benchtable -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt
+	@$(GO) run ./e2e/benchtable -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt $(BENCH)/check.txt
 
 ## bench-peer: server CPU per stream against the Node + @ag-ui/encoder stack, side by side
 ## (needs Node and npm; not part of make test)
 bench-peer:
 	$(GO) run ./bench/peer
 
-## conformance: every scenario and fault against the official @ag-ui/client 1.0, as a table
-## (needs Node and npm; not part of make test)
+## conformance: every scenario and fault against the official @ag-ui/client 1.0, as a table;
+## then conformance/streams/ (corpus-shaped files, served with -fixtures) against each file's
+## expected outcome, failing on a difference (needs Node and npm; not part of make test)
 conformance:
 	$(GO) build -o bin/agent-analysis ./server/cmd/agent-analysis
 	cd conformance && npm ci --silent
 	node conformance/run.mjs 2>/dev/null
+	node conformance/corpus.mjs
 
 clean:
-	rm -f web/app.wasm web/app.wasm.gz web/app.wasm.br
+	rm -f web/app.wasm web/app.wasm.br
 	rm -rf e2e/artifacts bin e2e/axe/node_modules
