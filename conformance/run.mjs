@@ -1,18 +1,30 @@
-// Runs every scenario and fault of fixtures/ against the official
-// @ag-ui/client 1.0 (HttpAgent) and prints, per script, what it ends
-// with beside what this project's client ends with (the fixture's
-// outcome). It starts the server itself: make conformance builds it.
+// Runs every script of fixtures/ against the official @ag-ui/client 1.0
+// (HttpAgent.runAgent, with the request body it makes itself) and prints
+// one table: what AG-UI 1.0 requires of a consumer (the script's group and
+// "must"), what this project's client does (the script's "outcome"), and
+// what @ag-ui/client does, measured: whether runAgent resolves or throws,
+// the terminal events its subscriber was given, its console warnings, and
+// the state it ends with.
+//
+// It starts the server itself (make conformance builds it) and plays each
+// script with its delays, as an agent would send it: under -no-delay a
+// whole stream arrives in one read, and @ag-ui/client throws on a bad
+// event before it has applied the good ones before it, so its final state
+// would say more about timing than about the client.
 import { spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { HttpAgent } from "@ag-ui/client";
 
 const root = new URL("../", import.meta.url);
+const groups = ["demo", "fatal", "warn", "legal"];
+const scenarios = ["normal", "invalid", "slow"];
 const scripts = readdirSync(new URL("fixtures/", root)).filter((f) => f.endsWith(".json"))
   .map((f) => JSON.parse(readFileSync(new URL(`fixtures/${f}`, root))))
-  .sort((a, b) => (a.group === b.group ? a.scenario.localeCompare(b.scenario) : a.group === "scenario" ? -1 : 1));
+  .sort((a, b) => groups.indexOf(a.group) - groups.indexOf(b.group)
+    || (a.group === "demo" ? scenarios.indexOf(a.name) - scenarios.indexOf(b.name) : a.name.localeCompare(b.name)));
 
-const server = spawn(new URL("bin/agent-analysis", root).pathname, ["-addr", "127.0.0.1:0", "-no-delay", "-log-json", "-web", "/nonexistent"], { stdio: ["ignore", "pipe", "inherit"] });
+const server = spawn(new URL("bin/agent-analysis", root).pathname, ["-addr", "127.0.0.1:0", "-log-json", "-web", "/nonexistent"], { stdio: ["ignore", "pipe", "inherit"] });
 const base = await new Promise((resolve, reject) => {
   createInterface({ input: server.stdout }).on("line", (line) => {
     const entry = JSON.parse(line);
@@ -21,31 +33,82 @@ const base = await new Promise((resolve, reject) => {
   server.on("exit", (code) => reject(new Error(`server exited ${code}`)));
 });
 
-// What a state looks like in one line: each service's id and p95.
-const describe = (state) => (state?.services ?? []).map((s) => `${s.id} ${s.latency}`).join(", ") || "empty";
+// What 1.0 says of a script: its group, as the demo's select names them.
+const said = { demo: "scenario", fatal: "rejects", warn: "warns", legal: "legal" };
+
+// What 1.0 requires of a consumer: the script's "must"; a scenario without
+// one is a stream its expect calls valid and quiet.
+const requires = (s) => s.must ?? (s.expect?.outcome === "completed" && s.expect?.noWarnings ? "Accept it: a valid 1.0 stream." : "");
+
+// What this client does: the script's outcome, which the Go tests hold it to.
+const ours = ({ status, who, accepted }) => `${status}${who ? ` (${who})` : ""}, ${accepted} accepted`;
+
+// A state in one line: each service's id and p95, or the JSON.
+const describe = (state) => Array.isArray(state?.services)
+  ? state.services.map((s) => `${s.id} ${s.latency}`).join(", ") || "no services"
+  : JSON.stringify(state);
+
+// A console warning in one line: its first line, and the error it reports.
+const shortWarning = (text) => {
+  const lines = text.split("\n");
+  const error = lines.find((l) => l.startsWith("Error: "));
+  return cut(lines[0].replace(/:$/, "") + (error ? `: ${error.slice(7)}` : ""), 90);
+};
+
+// An error's message in one line; a schema error lists its issues as JSON.
+const shortError = (err) => {
+  let message = String(err?.message ?? err);
+  try {
+    const [issue] = JSON.parse(message);
+    message = `${issue.path.join("/")}: ${issue.message}`;
+  } catch {}
+  return cut(message.split("\n")[0], 110);
+};
+
+const cut = (s, n) => (s.length > n ? s.slice(0, n - 1) + "…" : s);
+const cell = (s) => s.replaceAll("|", "\\|");
 
 const rows = [];
+const statuses = new Set();
+let body;
 for (const script of scripts) {
   const warnings = [];
   const warn = console.warn;
   console.warn = (...args) => warnings.push(args.map(String).join(" "));
-  const agent = new HttpAgent({ url: `${base}/api/agent-analysis`, threadId: "conformance" });
+  const agent = new HttpAgent({
+    url: `${base}/api/agent-analysis`,
+    threadId: "conformance",
+    // Only watches: the request goes out as HttpAgent made it.
+    fetch: async (url, init) => {
+      body ??= init.body;
+      const response = await fetch(url, init);
+      statuses.add(response.status);
+      return response;
+    },
+  });
+  const terminal = [];
+  const subscriber = {
+    onRunFinishedEvent: ({ outcome }) => { terminal.push(`RUN_FINISHED ${outcome}`); }, // the outcome as the client reads it
+    onRunErrorEvent: () => { terminal.push("RUN_ERROR"); },
+  };
   let ending;
   try {
-    await agent.runAgent({ runId: `run-${script.scenario}`, forwardedProps: { scenario: script.scenario } });
+    await agent.runAgent({ runId: `run-${script.name}`, forwardedProps: { scenario: script.name } }, subscriber);
     ending = "resolves";
   } catch (err) {
-    let message = String(err.message ?? err);
-    try { message = JSON.parse(message)[0].message; } catch {} // a schema error lists its issues as JSON
-    ending = `throws: ${message.split("\n")[0].slice(0, 100)}`;
+    ending = `throws: ${shortError(err)}`;
   } finally {
     console.warn = warn;
   }
-  const ours = script.outcome;
-  rows.push(`| \`${script.scenario}\` | ${ours.status}, ${ours.accepted} accepted | ${ending}${warnings.length ? ` (${warnings.length} warning${warnings.length > 1 ? "s" : ""})` : ""} | ${describe(agent.state)} |`);
+  const parts = [ending];
+  if (!ending.startsWith("throws") || terminal.length) parts.push(`saw ${terminal.join(", ") || "no terminal event"}`);
+  if (warnings.length) parts.push(`${warnings.length} warning${warnings.length > 1 ? "s" : ""}: ${warnings.map(shortWarning).join("; ")}`);
+  rows.push([`\`${script.name}\``, said[script.group], requires(script), ours(script.outcome), parts.join("; "), describe(agent.state)].map(cell));
 }
 server.kill("SIGTERM");
 
-console.log("| script | this client ends | @ag-ui/client 1.0 `runAgent` | its final state (id p95) |");
-console.log("|---|---|---|---|");
-for (const row of rows) console.log(row);
+console.log("| script | 1.0 | what 1.0 requires of a consumer | this client ends | `@ag-ui/client` 1.0 `runAgent` | its final state (id p95) |");
+console.log("|---|---|---|---|---|---|");
+for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+console.log();
+console.log(`Every request was HttpAgent's own body, answered ${[...statuses].join(", ")}: ${body}`);
