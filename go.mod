@@ -8,6 +8,7 @@ require (
 	github.com/chromedp/chromedp v0.23.1
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875
 	github.com/go-playground/validator/v10 v10.30.6
+	github.com/klauspost/compress v1.20.4
 	github.com/maxence-charriere/go-app/v10 v10.1.11
 	github.com/rs/cors v1.11.1
 	go.uber.org/goleak v1.3.0

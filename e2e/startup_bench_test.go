@@ -53,13 +53,19 @@ func sampleStartup(b *testing.B) (coldMs, warmMs float64) {
 		_, err := cdp.Call(ctx, t, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: phoneCPUSlowdown})
 		return err
 	}))
-	visit := func() float64 {
+	visit := func() (usable, wasmLoaded, bytes float64) {
 		p.do(chromedp.Navigate(baseURL + "/agent-analysis"))
 		p.waitFor("a usable Run button", `window.__interactive !== undefined`, 2*time.Minute)
-		return eval[float64](p, `window.__interactive`)
+		usable = eval[float64](p, `window.__interactive`)
+		// Where the time went: the wasm's last byte, and what all resources
+		// took on the wire (the document included).
+		wasmLoaded = eval[float64](p, `performance.getEntriesByType('resource').find(e => e.name.endsWith('.wasm'))?.responseEnd ?? 0`)
+		bytes = eval[float64](p, `[...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].reduce((n, e) => n + e.transferSize, 0)`)
+		return usable, wasmLoaded, bytes
 	}
-	coldMs = visit()
-	warmMs = visit()
-	b.Logf("phone: cold %.0f ms, warm %.0f ms to a usable Run", coldMs, warmMs)
+	coldMs, coldWasm, coldBytes := visit()
+	warmMs, warmWasm, warmBytes := visit()
+	b.Logf("phone: cold %.0f ms (wasm loaded at %.0f ms, %.0f bytes on the wire), warm %.0f ms (%.0f ms, %.0f bytes) to a usable Run",
+		coldMs, coldWasm, coldBytes, warmMs, warmWasm, warmBytes)
 	return coldMs, warmMs
 }

@@ -144,3 +144,38 @@ func TestAppJSCarriesTheScenarios(t *testing.T) {
 		t.Errorf("app.js ETag %s does not follow the wasm", etag)
 	}
 }
+
+// Pages, scripts and styles go out gzipped to a browser that takes gzip,
+// as they are to one that does not; the event stream never is.
+func TestTextIsGzipped(t *testing.T) {
+	dir := webDir(t, "\x00asm", "", 0)
+	os.WriteFile(filepath.Join(dir, "agent-analysis.css"), bytes.Repeat([]byte("main { color: red }\n"), 200), 0o644)
+	h := server.New(server.Config{WebDir: dir})
+	for _, path := range []string{"/agent-analysis", "/app.js", "/wasm_exec.js", "/web/agent-analysis.css"} {
+		plain := get(h, path)
+		if plain.Code != 200 || plain.Header().Get("Content-Encoding") != "" {
+			t.Fatalf("%s without gzip: %d %v", path, plain.Code, plain.Header())
+		}
+		rec := get(h, path, "Accept-Encoding", "gzip, br")
+		if rec.Header().Get("Content-Encoding") != "gzip" || !strings.Contains(rec.Header().Get("Vary"), "Accept-Encoding") {
+			t.Fatalf("%s: %v", path, rec.Header())
+		}
+		zr, err := gzip.NewReader(rec.Body)
+		if err != nil {
+			t.Fatal(path, err)
+		}
+		// go-app writes a page's attributes in map order: compare pages by size.
+		got, _ := io.ReadAll(zr)
+		if len(got) != plain.Body.Len() || path != "/agent-analysis" && !bytes.Equal(got, plain.Body.Bytes()) {
+			t.Errorf("%s: the gzip body does not decode to what is sent raw", path)
+		}
+	}
+	req := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(`{"threadId":"t","runId":"r","state":{},"messages":[],"tools":[],"context":[],"forwardedProps":{"scenario":"normal"}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept-Encoding", "gzip")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 200 || rec.Header().Get("Content-Encoding") != "" || !strings.HasPrefix(rec.Body.String(), "data: ") {
+		t.Errorf("the stream: %d %v %.40q", rec.Code, rec.Header(), rec.Body)
+	}
+}
