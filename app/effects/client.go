@@ -19,6 +19,10 @@ import (
 	"github.com/agent-analysis/agent-analysis/app/sse"
 )
 
+// bigEvent is the size from which an event's decoding gets a task of the
+// page's main thread to itself: see yieldToPage.
+const bigEvent = 64 << 10
+
 // Client talks to an AG-UI endpoint. In the browser it posts with fetch
 // and reads the body's ReadableStream as the server flushes; elsewhere it
 // uses net/http.
@@ -74,7 +78,14 @@ func (c Client) Stream(ctx context.Context, run core.Run, send func(core.Msg)) {
 			fail(core.Transport, protocol.Rule{}, "the stream broke: %v", err)
 			return
 		}
+		big := len(data) >= bigEvent
+		if big {
+			yieldToPage()
+		}
 		step := consumer.Feed(data)
+		if big {
+			yieldToPage()
+		}
 		send(core.Received{Generation: run.Generation, At: time.Since(start), JSON: append([]byte(nil), data...), Step: step})
 		if step.Violation != nil {
 			return // the engine accepts nothing more of this stream

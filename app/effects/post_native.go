@@ -26,3 +26,6 @@ func (c Client) post(ctx context.Context, payload []byte) (response, error) {
 	}
 	return response{status: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), body: resp.Body}, nil
 }
+
+// yieldToPage does nothing here: only a browser page has one thread to share.
+func yieldToPage() {}
