@@ -50,10 +50,17 @@ func (p Pointer) String() string {
 	return b.String()
 }
 
-// EscapeToken escapes one reference token: ~ as ~0, / as ~1.
+// EscapeToken escapes one reference token: ~ as ~0, / as ~1. Most tokens
+// need neither and are returned as they are: the engine escapes every
+// member name it checks.
 func EscapeToken(token string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(token)
+	if !strings.ContainsAny(token, "~/") {
+		return token
+	}
+	return tokenEscaper.Replace(token)
 }
+
+var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // index reads an array index token: "0", or digits without a leading
 // zero, below n (n+1 where the end of the array is allowed).
