@@ -9,7 +9,9 @@ import (
 )
 
 // TestScreens saves full-page screenshots of each state, in both themes,
-// at both viewports, for people to look at:
+// at 1280, 390 and 320 px, for people to look at; on the way it checks
+// that no state overflows the viewport and that the page stays clean (no
+// exception, console error or failed request):
 //
 //	E2E_SCREENS=/tmp/screens go test -count=1 -run TestScreens ./e2e
 func TestScreens(t *testing.T) {
@@ -24,6 +26,9 @@ func TestScreens(t *testing.T) {
 		atViewports(t, append(viewports, narrow), func(t *testing.T, p *page) {
 			p.emulateColorScheme(scheme)
 			shot := func(state string) {
+				if o := p.overflow(); o > 0 {
+					t.Errorf("%s: the document overflows the %d px viewport by %d px", state, p.vp.width, o)
+				}
 				png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 				if err != nil {
 					t.Fatal(err)

@@ -32,8 +32,9 @@ type Model struct {
 	Connection Generation // the run whose stream is open; 0 when none is
 	Lifecycle  Lifecycle  // the current run's state
 	Wire       *Wire      // last valid data; nil before the first snapshot
-	// Baseline is the current run's first valid snapshot, by service id.
-	// Nil until that snapshot; services added later have no entry.
+	// Baseline is the current run's first applied state (a snapshot, or a
+	// delta on the input's state), by service id.
+	// Nil until then; services added later have no entry.
 	Baseline   map[string]Service
 	Filter     Filter
 	Selected   string // selected service id; "" for none

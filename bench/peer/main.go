@@ -81,7 +81,8 @@ func run(streams int) error {
 	defer nodeServer.stop()
 
 	version, _ := exec.Command("node", "--version").Output()
-	fmt.Printf("CPU per normal stream, delays zeroed, loopback, %d streams per server per row (Node %s)\n\n", streams, strings.TrimSpace(string(version)))
+	fmt.Printf("CPU per normal stream, delays zeroed, loopback, %d streams per server per row in two rounds of %d (Node %s)\n\n",
+		2*streams, streams, strings.TrimSpace(string(version)))
 	fmt.Println("| concurrency | Go CPU/stream | Node CPU/stream | Go/Node CPU | Go streams/s | Node streams/s |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, s := range []*server{goServer, nodeServer} { // warm both up

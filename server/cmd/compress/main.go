@@ -1,6 +1,6 @@
 // Command compress writes FILE.br beside a file, brotli-compressed: make
-// wasm uses it for web/app.wasm when the brotli command is not installed,
-// so that a bare machine serves the smallest encoding too.
+// wasm uses it for web/app.wasm, a Go encoder rather than the brotli
+// command, so that a bare machine serves the smallest encoding too.
 //
 //	go run ./server/cmd/compress -q 9 web/app.wasm
 package main
