@@ -269,11 +269,4 @@ func lay(m core.Model, a Area) Layout { return Lay(a, Marks(m, a), m.Wire != nil
 
 // play runs a script through Update as the runtime would and returns the
 // model after Run and after each event delivered.
-func play(t *testing.T, name string) []core.Model {
-	t.Helper()
-	models, err := coretest.Play(core.NewModel("thread-1"), name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return models
-}
+var play = coretest.MustPlay

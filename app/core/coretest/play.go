@@ -6,6 +6,7 @@ package coretest
 
 import (
 	"fmt"
+	"testing"
 
 	"github.com/agent-analysis/agent-analysis/app/core"
 	"github.com/agent-analysis/agent-analysis/app/effects"
@@ -31,6 +32,16 @@ func Play(m core.Model, name string) ([]core.Model, error) {
 		}
 	}
 	return Feed(m, run, events...)
+}
+
+// MustPlay is Play on a new model of thread-1, and fails t on an error.
+func MustPlay(t testing.TB, name string) []core.Model {
+	t.Helper()
+	models, err := Play(core.NewModel("thread-1"), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return models
 }
 
 // Feed delivers events on run's connection, as the runtime would.
