@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -15,7 +16,9 @@ const MaxDepth = 512
 // Decode reads one JSON value, exactly: valid UTF-8, no name repeated in an
 // object, nothing after the value, at most MaxDepth levels deep.
 func Decode(data []byte) (Value, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	dec := decoders.Get().(*jsontext.Decoder)
+	defer decoders.Put(dec)
+	dec.Reset(bytes.NewBuffer(data)) // read in place; every token read is copied
 	v, err := read(dec)
 	if err != nil {
 		return nil, err
@@ -25,6 +28,10 @@ func Decode(data []byte) (Value, error) {
 	}
 	return v, nil
 }
+
+// decoders are kept for reuse: making one's buffers costs more than
+// reading a patch's small values.
+var decoders = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
 
 // read reads the next value from dec.
 func read(dec *jsontext.Decoder) (Value, error) {

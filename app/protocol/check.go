@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -47,7 +48,8 @@ func readTop(data []byte) ([]member, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("not valid JSON: empty")
 	}
-	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	dec := newDecoder(data)
+	defer decoders.Put(dec)
 	if k := dec.PeekKind(); k != '{' {
 		if err := dec.SkipValue(); err != nil || k == 0 {
 			return nil, syntaxError(err)
@@ -76,6 +78,18 @@ func readTop(data []byte) ([]member, error) {
 		return nil, errors.New("not one JSON value: data follows the object")
 	}
 	return members, nil
+}
+
+// decoders are kept for reuse: a decoder's buffers cost more to make than
+// a small event costs to read, and every event is read by one or more.
+var decoders = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
+
+// newDecoder is a decoder over data that reads it in place; it goes back
+// to decoders when done, and nothing it read may keep pointing into it.
+func newDecoder(data []byte) *jsontext.Decoder {
+	dec := decoders.Get().(*jsontext.Decoder)
+	dec.Reset(bytes.NewBuffer(data))
+	return dec
 }
 
 func syntaxError(err error) error {
@@ -226,7 +240,8 @@ func pick(members []member, u *union, path string) (*def, string, error) {
 // array checks each item; an unrecognised item is dropped, and the list
 // must still hold at least min.
 func (c *checker) array(raw []byte, item *spec, min int, path string) (string, error) {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))
+	dec := newDecoder(raw)
+	defer decoders.Put(dec)
 	dec.ReadToken()
 	kept := 0
 	for i := 0; dec.PeekKind() != ']'; i++ {
