@@ -59,6 +59,27 @@ func TestLongList(t *testing.T) {
 		p.press(kb.Home)
 		p.expectFocus("row:s0")
 
+		// A scroll that draws other rows while the focused one stays in the
+		// page: go-app keeps row elements by position, and focus must stay
+		// with the service, not with the element.
+		p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('tr[data-service-id="s20"]').focus()`))
+		p.expectFocus("row:s20")
+		p.do(chromedp.Evaluate[chromedp.Void](`(() => {
+			const box = document.getElementById('services-box');
+			box.scrollTop = 14 * box.querySelector('tr[data-service-id]').getBoundingClientRect().height;
+		})()`))
+		p.until("the rows drawn from the third", `document.querySelector('tbody tr[data-service-id]').dataset.serviceId === 's2'`)
+		p.expectFocus("row:s20")
+		// Scrolled far, its element shows another service: the box takes
+		// focus for it; scrolled back, its row does.
+		p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('services-box').scrollTop = 40000`))
+		p.until("the row of s20 to leave the page", `document.querySelector('tr[data-service-id="s20"]') === null`)
+		p.expectFocus("#services-box")
+		p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('services-box').scrollTop = 0`))
+		p.expectFocus("row:s20")
+		p.press(kb.Home)
+		p.expectFocus("row:s0")
+
 		// Scrolled away, the row leaves the page and the box keeps focus for
 		// it; scrolled back, focus is on it again.
 		p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('services-box').scrollTop = 40000`))

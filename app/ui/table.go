@@ -57,8 +57,6 @@ type serviceTable struct {
 	rem       float64 // CSS pixels, as the browser has it
 	pending   string  // a service to focus once its row is drawn
 	away      string  // the focused service whose row scrolled out of the page
-	above     float64 // the spacers' heights, in CSS pixels
-	below     float64
 }
 
 func (t *serviceTable) OnMount(ctx app.Context) {
@@ -98,7 +96,7 @@ func (t *serviceTable) Render() app.UI {
 	}
 	rowsUI := make([]app.UI, 0, last-first+2)
 	if first > 0 {
-		rowsUI = append(rowsUI, spacer("above"))
+		rowsUI = append(rowsUI, spacer("above", float64(first)*t.rowPx()))
 	}
 	for i := first; i < last; i++ {
 		s := t.view.At(i)
@@ -109,9 +107,8 @@ func (t *serviceTable) Render() app.UI {
 			Selected: s.ID == t.Selected, TabStop: i == stop, Index: i,
 		})
 	}
-	t.above, t.below = float64(first)*t.rowPx(), float64(n-last)*t.rowPx()
 	if last < n {
-		rowsUI = append(rowsUI, spacer("below"))
+		rowsUI = append(rowsUI, spacer("below", float64(n-last)*t.rowPx()))
 	}
 	if n == 0 {
 		rowsUI = append(rowsUI, app.Tr().Body(app.Td().ColSpan(4).Class("empty").Text(t.emptyText())))
@@ -145,10 +142,13 @@ func (t *serviceTable) emptyText() string {
 }
 
 // spacer stands for rows not in the page, so that the box scrolls as if
-// they were. Its height is set after the render, through the CSSOM: the
-// page's Content-Security-Policy allows no style attribute.
-func spacer(where string) app.UI {
-	return app.Tr().Class("spacer", where).Aria("hidden", true).Body(app.Td().ColSpan(4))
+// they were. Its height is the cell's height attribute (a presentational
+// hint: the Content-Security-Policy allows no style attribute), so it comes
+// in the same change to the page as the rows: set afterwards, a spacer was
+// for a moment 0 px high, the box shorter than its scroll position, and the
+// browser moved that position (seen under load: End landed on the top).
+func spacer(where string, height float64) app.UI {
+	return app.Tr().Class("spacer", where).Aria("hidden", true).Body(app.Td().ColSpan(4).Attr("height", fixed(height)))
 }
 
 func (t *serviceTable) rowPx() float64 {
@@ -177,17 +177,12 @@ func (t *serviceTable) afterRender(ctx app.Context) {
 	if !box.Truthy() {
 		return
 	}
-	for where, height := range map[string]float64{"above": t.above, "below": t.below} {
-		if cell := box.Call("querySelector", "tr.spacer."+where+" td"); cell.Truthy() {
-			cell.Get("style").Set("height", fixed(height)+"px")
-		}
-	}
 	for _, id := range []string{t.pending, t.away} {
 		if id == "" {
 			continue
 		}
 		if row := rowOf(id); row.Truthy() {
-			if id == t.away && !focusIsLost(box) {
+			if id == t.away && !focusIsLost(box) && !onOtherRow(id) {
 				t.away = "" // the user moved on meanwhile
 				continue
 			}
@@ -196,9 +191,17 @@ func (t *serviceTable) afterRender(ctx app.Context) {
 			return
 		}
 	}
-	if t.away != "" && focusIsLost(box) {
+	if t.away != "" && (focusIsLost(box) || onOtherRow(t.away)) {
 		box.Call("focus") // keys go on from the service whose row left the page
 	}
+}
+
+// onOtherRow: focus is on the row of a service other than id. go-app keeps
+// row elements by position, so after a scroll draws other rows the focused
+// element may show another service: focus goes back to id's row.
+func onOtherRow(id string) bool {
+	other := rowService(app.Window().Get("document").Get("activeElement"))
+	return other != "" && other != id
 }
 
 // focusIsLost: nothing has focus, or the box holds it for a row.
@@ -211,15 +214,17 @@ func focusIsLost(box app.Value) bool {
 func (t *serviceTable) onScroll(ctx app.Context, e app.Event) {
 	box := e.Get("currentTarget")
 	t.scrollTop, t.viewport = box.Get("scrollTop").Float(), box.Get("clientHeight").Float()
-	if id := rowService(app.Window().Get("document").Get("activeElement")); id != "" {
-		t.away = id // if its row leaves the page, focus comes back to it
-	}
 	if first, _ := t.window(t.view.Len()); first == t.first {
-		ctx.PreventUpdate()
+		ctx.PreventUpdate() // the same rows: nothing to draw
+		return
+	}
+	if id := rowService(app.Window().Get("document").Get("activeElement")); id != "" {
+		t.away = id // the render may take focus from its row: afterRender gives it back
 	}
 }
 
 func (t *serviceTable) onClick(ctx app.Context, e app.Event) {
+	t.away = "" // the user chose where focus is
 	if id := rowService(e.Get("target").Call("closest", "tr")); id != "" {
 		t.send(core.ClickedService{ID: id}) // the demo draws what it changed
 		return
@@ -234,6 +239,7 @@ func (t *serviceTable) onKey(ctx app.Context, e app.Event) {
 	if id == "" {
 		id = t.away
 	}
+	t.away = "" // from here on, the key decides where focus goes
 	at := t.view.Index(id)
 	if at < 0 {
 		ctx.PreventUpdate()
@@ -273,6 +279,10 @@ func (t *serviceTable) focusRow(i int) {
 	id := t.view.At(i).ID
 	if row := rowOf(id); row.Truthy() {
 		row.Call("focus")
+		// Focus scrolled the box at once; its scroll event comes later. A
+		// render due meanwhile must draw from where the box is now, or it
+		// shifts the rows under the row just focused.
+		t.scrollTop = app.Window().GetElementByID(tableBoxID).Get("scrollTop").Float()
 		return
 	}
 	t.reveal(i)
@@ -286,6 +296,7 @@ func (t *serviceTable) reveal(i int) {
 	t.scrollTop = max(0, float64(i)*t.rowPx()-t.viewport/2)
 	if box.Truthy() {
 		box.Set("scrollTop", t.scrollTop)
+		t.scrollTop = box.Get("scrollTop").Float() // as far as the box goes
 	}
 	t.ctx.Dispatch(nil)
 }
