@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// wasmGzipBudget is the gzip -9 size of app.wasm measured on 2026-12-02
-// (2,280,098 bytes, Go 1.26.8) plus 10 %. Raise it only with a reason
-// written in docs/agent-analysis.md.
-const wasmGzipBudget = 2_508_000
+// wasmGzipBudget is the gzip -9 size of app.wasm measured on 2026-12-03
+// (2,508,149 bytes, Go 1.26.8), the AG-UI 1.0 engine in it, plus 3 %.
+// Raise it only with a reason written in docs/agent-analysis.md.
+const wasmGzipBudget = 2_583_000
 
 func TestWasmSizeBudget(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join(webDir, "app.wasm"))
