@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/agent-analysis/agent-analysis/app/patch"
 )
 
 // Decoding is exact: names match as written (case included), a repeated
@@ -21,17 +22,18 @@ import (
 // DecodeWire decodes one complete Wire exactly and checks every rule.
 func DecodeWire(data []byte) (Wire, error) {
 	dec := newDecoder(data)
-	w, err := readWire(dec)
+	defer dec.Close()
+	w, err := readWire(&dec.Decoder)
 	if err != nil {
 		return Wire{}, err
 	}
-	return w, readEnd(dec)
+	return w, readEnd(&dec.Decoder)
 }
 
-func newDecoder(data []byte) *jsontext.Decoder {
+func newDecoder(data []byte) *patch.Reader {
 	// Repeated names are reported by the readers below, which can say
 	// which name it was.
-	return jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
+	return patch.NewReader(data, jsontext.AllowDuplicateNames(true))
 }
 
 func readWire(dec *jsontext.Decoder) (Wire, error) {
@@ -113,11 +115,12 @@ var fieldNames = []string{"id", "name", "series", "volume", "latency"}
 // decodeService decodes one service's JSON alone, worded as services[i].
 func decodeService(data []byte, i int) (Service, error) {
 	dec := newDecoder(data)
-	s, err := readService(dec, i)
+	defer dec.Close()
+	s, err := readService(&dec.Decoder, i)
 	if err != nil {
 		return Service{}, err
 	}
-	return s, readEnd(dec)
+	return s, readEnd(&dec.Decoder)
 }
 
 func readService(dec *jsontext.Decoder, i int) (Service, error) {

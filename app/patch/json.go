@@ -1,11 +1,10 @@
 package patch
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"sync"
+	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -16,10 +15,9 @@ const MaxDepth = 512
 // Decode reads one JSON value, exactly: valid UTF-8, no name repeated in an
 // object, nothing after the value, at most MaxDepth levels deep.
 func Decode(data []byte) (Value, error) {
-	dec := decoders.Get().(*jsontext.Decoder)
-	defer decoders.Put(dec)
-	dec.Reset(bytes.NewBuffer(data)) // read in place; every token read is copied
-	v, err := read(dec)
+	dec := NewReader(data)
+	defer dec.Close()
+	v, err := read(&dec.Decoder) // every token read is copied
 	if err != nil {
 		return nil, err
 	}
@@ -29,9 +27,89 @@ func Decode(data []byte) (Value, error) {
 	return v, nil
 }
 
-// decoders are kept for reuse: making one's buffers costs more than
-// reading a patch's small values.
-var decoders = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
+// DecodeOps reads a JSON Patch document: an array of operations, Index
+// numbering them as sent. It reads "op", "path" and "from" when they are
+// strings and "value" whatever it is, and skips anything else: checking
+// an operation's shape is the caller's (the AG-UI engine checks it
+// against the 1.0 schema first). Only malformed JSON is an error.
+func DecodeOps(data []byte) ([]Op, error) {
+	dec := NewReader(data)
+	defer dec.Close()
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '[' {
+		return nil, errors.New("malformed JSON Patch: not an array")
+	}
+	var ops []Op
+	for i := 0; dec.PeekKind() != ']'; i++ {
+		op, err := readOp(&dec.Decoder, i)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, malformed(err)
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return nil, errors.New("malformed JSON: data after the value")
+	}
+	return ops, nil
+}
+
+// opNames are RFC 6902's operations, shared rather than copied from each
+// patch.
+var opNames = []string{"add", "remove", "replace", "move", "copy", "test"}
+
+func readOp(dec *jsontext.Decoder, index int) (Op, error) {
+	op := Op{Index: index}
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return op, errors.New("malformed JSON Patch: an operation is not an object")
+	}
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return op, malformed(err)
+		}
+		switch field := name.String(); { // compared only: not kept, so not allocated
+		case field == "value":
+			if op.Value, err = read(dec); err != nil {
+				return op, err
+			}
+			continue
+		case dec.PeekKind() != '"' || (field != "op" && field != "path" && field != "from"):
+			err = dec.SkipValue()
+		default:
+			var text string
+			text, err = readText(dec)
+			switch field {
+			case "op":
+				op.Op = text
+			case "path":
+				op.Path = text
+			case "from":
+				op.From = text
+			}
+		}
+		if err != nil {
+			return op, malformed(err)
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return op, malformed(err)
+	}
+	return op, nil
+}
+
+// readText reads a string; an operation's name is shared, not copied.
+func readText(dec *jsontext.Decoder) (string, error) {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return "", err
+	}
+	if i := slices.Index(opNames, tok.String()); i >= 0 {
+		return opNames[i], nil
+	}
+	return tok.String(), nil
+}
 
 // read reads the next value from dec.
 func read(dec *jsontext.Decoder) (Value, error) {

@@ -14,29 +14,56 @@ func mustDecode(t testing.TB, s string) Value {
 	return v
 }
 
-// ops reads a patch written as JSON; only tests need to.
+// ops reads a patch written as JSON.
 func ops(t testing.TB, s string) []Op {
 	t.Helper()
-	list := mustDecode(t, s).(*Array)
-	out := make([]Op, list.Len())
-	for i, item := range list.Items() {
-		o := item.(*Object)
-		out[i].Index = i
-		for _, name := range o.Names() {
-			v, _ := o.Get(name)
-			switch name {
-			case "op":
-				out[i].Op = v.(string)
-			case "path":
-				out[i].Path = v.(string)
-			case "from":
-				out[i].From = v.(string)
-			case "value":
-				out[i].Value = v
-			}
-		}
+	out, err := DecodeOps([]byte(s))
+	if err != nil {
+		t.Fatalf("%s: %v", s, err)
 	}
 	return out
+}
+
+func TestDecodeOps(t *testing.T) {
+	got := ops(t, `[{"op":"move","from":"/a","path":"/b","x":[1,{"y":2}]},`+
+		`{"value":{"k":[1]},"p\u0061th":"/a~1b","op":"add"},`+
+		`{"op":"test","path":1,"from":["/z"],"value":null}]`)
+	want := []Op{
+		{Index: 0, Op: "move", From: "/a", Path: "/b"},
+		{Index: 1, Op: "add", Path: "/a~1b", Value: mustDecode(t, `{"k":[1]}`)},
+		{Index: 2, Op: "test"}, // a path or from of the wrong kind is left empty
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d operations, want %d", len(got), len(want))
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Index != w.Index || g.Op != w.Op || g.Path != w.Path || g.From != w.From || !Equal(g.Value, w.Value) {
+			t.Errorf("operation %d: %+v, want %+v", i, g, w)
+		}
+	}
+	for _, bad := range []string{`{}`, `[1]`, `[{"op":"add"`, `[{"op":"add","op":"remove"}]`, `[] []`, "[{\"op\":\"\xff\"}]"} {
+		if got, err := DecodeOps([]byte(bad)); err == nil {
+			t.Errorf("%q read as %+v", bad, got)
+		}
+	}
+}
+
+func TestCheckPointer(t *testing.T) {
+	for p, ok := range map[string]bool{
+		"": true, "/": true, "/a/0": true, "/a~0b~1c": true, "//": true,
+		"a": false, "/a~": false, "/a~2": false, "/~~0": false,
+	} {
+		if err := CheckPointer(p); (err == nil) != ok {
+			t.Errorf("CheckPointer(%q) = %v", p, err)
+		}
+		if _, err := ParsePointer(p); (err == nil) != ok {
+			t.Errorf("ParsePointer(%q) = %v", p, err)
+		}
+	}
+	if p, _ := ParsePointer("/a~0b~1c/~01"); len(p) != 2 || p[0] != "a~b/c" || p[1] != "~1" {
+		t.Errorf("tokens %q", p)
+	}
 }
 
 func TestApply(t *testing.T) {

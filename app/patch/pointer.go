@@ -9,35 +9,36 @@ import (
 // none for "" (the whole document).
 type Pointer []string
 
-// ParsePointer reads a JSON Pointer: "" or "/"-prefixed tokens in which
-// "~" is only ever "~0" (for ~) or "~1" (for /).
+// ParsePointer reads a JSON Pointer (see CheckPointer).
 func ParsePointer(s string) (Pointer, error) {
+	if err := CheckPointer(s); err != nil {
+		return nil, err
+	}
 	if s == "" {
 		return Pointer{}, nil
 	}
-	if s[0] != '/' {
-		return nil, errors.New("a JSON Pointer starts with /")
-	}
 	tokens := strings.Split(s[1:], "/")
 	for i, token := range tokens {
-		if !strings.Contains(token, "~") {
-			continue
+		if strings.Contains(token, "~") {
+			tokens[i] = tokenUnescaper.Replace(token)
 		}
-		var b strings.Builder
-		for j := 0; j < len(token); j++ {
-			if token[j] != '~' {
-				b.WriteByte(token[j])
-				continue
-			}
-			if j+1 == len(token) || (token[j+1] != '0' && token[j+1] != '1') {
-				return nil, errors.New("a ~ in a JSON Pointer must be ~0 (for ~) or ~1 (for /)")
-			}
-			b.WriteByte("~/"[token[j+1]-'0'])
-			j++
-		}
-		tokens[i] = b.String()
 	}
 	return tokens, nil
+}
+
+// CheckPointer reports whether s is a JSON Pointer: "" or "/"-prefixed
+// tokens in which "~" is only ever "~0" (for ~) or "~1" (for /).
+func CheckPointer(s string) error {
+	if s != "" && s[0] != '/' {
+		return errors.New("a JSON Pointer starts with /")
+	}
+	for i := strings.IndexByte(s, '~'); i >= 0; i = strings.IndexByte(s, '~') {
+		if i+1 == len(s) || (s[i+1] != '0' && s[i+1] != '1') {
+			return errors.New("a ~ in a JSON Pointer must be ~0 (for ~) or ~1 (for /)")
+		}
+		s = s[i+2:]
+	}
+	return nil
 }
 
 // String writes the pointer back, escaped.
@@ -60,7 +61,10 @@ func EscapeToken(token string) string {
 	return tokenEscaper.Replace(token)
 }
 
-var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+var (
+	tokenEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	tokenUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
 
 // index reads an array index token: "0", or digits without a leading
 // zero, below n (n+1 where the end of the array is allowed).

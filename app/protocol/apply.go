@@ -229,26 +229,14 @@ func readOps(e *Event) []patch.Op {
 	if e.Type == ActivityDelta {
 		raw = e.raw("patch")
 	}
-	list, _ := patch.Decode(raw)
-	items := list.(*patch.Array).Items()
-	ops := make([]patch.Op, 0, len(items))
-	index := 0
-	for _, item := range items {
-		for containsInt(e.dropped, index) {
-			index++
+	ops, _ := patch.DecodeOps(raw) // checked by enforcement
+	sent := 0                      // numbered as sent, counting the operations enforcement removed
+	for i := range ops {
+		for containsInt(e.dropped, sent) {
+			sent++
 		}
-		o := item.(*patch.Object)
-		op := patch.Op{Index: index}
-		v, _ := o.Get("op")
-		op.Op = v.(string)
-		v, _ = o.Get("path")
-		op.Path = v.(string)
-		if v, ok := o.Get("from"); ok {
-			op.From, _ = v.(string)
-		}
-		op.Value, _ = o.Get("value")
-		ops = append(ops, op)
-		index++
+		ops[i].Index = sent
+		sent++
 	}
 	return ops
 }

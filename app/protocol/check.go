@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -48,8 +47,8 @@ func readTop(data []byte) ([]member, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("not valid JSON: empty")
 	}
-	dec := newDecoder(data)
-	defer decoders.Put(dec)
+	dec := patch.NewReader(data)
+	defer dec.Close()
 	if k := dec.PeekKind(); k != '{' {
 		if err := dec.SkipValue(); err != nil || k == 0 {
 			return nil, syntaxError(err)
@@ -57,19 +56,17 @@ func readTop(data []byte) ([]member, error) {
 		return nil, fmt.Errorf("not a JSON object but %s", kindName(k))
 	}
 	dec.ReadToken()
-	var members []member
+	members := make([]member, 0, 8)
 	for dec.PeekKind() != '}' {
-		tok, err := dec.ReadToken()
+		name, err := dec.ReadValue()
 		if err != nil {
 			return nil, syntaxError(err)
 		}
-		name := tok.String()
-		start := dec.InputOffset()
-		if err := dec.SkipValue(); err != nil {
+		m := member{name: stringOf(name)}
+		if m.raw, err = dec.ReadValue(); err != nil {
 			return nil, syntaxError(err)
 		}
-		raw := bytes.TrimLeft(data[start:dec.InputOffset()], " \t\r\n:")
-		members = append(members, member{name: name, raw: raw})
+		members = append(members, m)
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return nil, syntaxError(err)
@@ -78,18 +75,6 @@ func readTop(data []byte) ([]member, error) {
 		return nil, errors.New("not one JSON value: data follows the object")
 	}
 	return members, nil
-}
-
-// decoders are kept for reuse: a decoder's buffers cost more to make than
-// a small event costs to read, and every event is read by one or more.
-var decoders = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
-
-// newDecoder is a decoder over data that reads it in place; it goes back
-// to decoders when done, and nothing it read may keep pointing into it.
-func newDecoder(data []byte) *jsontext.Decoder {
-	dec := decoders.Get().(*jsontext.Decoder)
-	dec.Reset(bytes.NewBuffer(data))
-	return dec
 }
 
 func syntaxError(err error) error {
@@ -170,7 +155,10 @@ func (c *checker) value(raw []byte, s *spec, path string) (string, error) {
 		if k != '"' {
 			return "", want("a string")
 		}
-		text := unquote(raw)
+		text := ""
+		if s.kind != kString {
+			text = stringOf(raw)
+		}
 		switch s.kind {
 		case kConst:
 			if text != s.values[0] {
@@ -181,7 +169,7 @@ func (c *checker) value(raw []byte, s *spec, path string) (string, error) {
 				return fmt.Sprintf("an unrecognised value %q (1.0 has %s)", bound(text), strings.Join(s.values, ", ")), nil
 			}
 		case kPointer:
-			if _, err := patch.ParsePointer(text); err != nil {
+			if err := patch.CheckPointer(text); err != nil {
 				return "", &malformed{path, fmt.Sprintf("%q is not a JSON Pointer: %v", bound(text), err)}
 			}
 		}
@@ -229,7 +217,7 @@ func pick(members []member, u *union, path string) (*def, string, error) {
 	if k := jsontext.Value(raw).Kind(); k != '"' {
 		return nil, "", &malformed{path + "/" + u.tag, "must be a string, not " + kindName(k)}
 	}
-	tag := unquote(raw)
+	tag := stringOf(raw)
 	d, ok := u.members[tag]
 	if !ok {
 		return nil, fmt.Sprintf("an unrecognised %s %s %q", u.name, u.tag, bound(tag)), nil
@@ -240,8 +228,8 @@ func pick(members []member, u *union, path string) (*def, string, error) {
 // array checks each item; an unrecognised item is dropped, and the list
 // must still hold at least min.
 func (c *checker) array(raw []byte, item *spec, min int, path string) (string, error) {
-	dec := newDecoder(raw)
-	defer decoders.Put(dec)
+	dec := patch.NewReader(raw)
+	defer dec.Close()
 	dec.ReadToken()
 	kept := 0
 	for i := 0; dec.PeekKind() != ']'; i++ {
@@ -284,14 +272,15 @@ func checkInteger(text string, count bool, path string) error {
 // without is data re-encoded without the removed values (in document
 // order).
 func without(data []byte, removals []removal) []byte {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	dec := patch.NewReader(data)
+	defer dec.Close()
 	var out bytes.Buffer
 	enc := jsontext.NewEncoder(&out)
 	gone := make(map[string]bool, len(removals))
 	for _, r := range removals {
 		gone[r.path] = true
 	}
-	copyWithout(dec, enc, "", gone)
+	copyWithout(&dec.Decoder, enc, "", gone)
 	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
 }
 
@@ -331,6 +320,18 @@ func copyWithout(dec *jsontext.Decoder, enc *jsontext.Encoder, path string, gone
 	}
 	end, _ := dec.ReadToken()
 	enc.WriteToken(end)
+}
+
+// stringOf is a JSON string's value, "" for any other value. A string the
+// schema names is shared rather than copied: reading one allocates nothing.
+func stringOf(raw []byte) string {
+	if s, ok := schemaStrings[string(raw)]; ok {
+		return s
+	}
+	if len(raw) == 0 || raw[0] != '"' {
+		return ""
+	}
+	return unquote(raw)
 }
 
 func unquote(raw []byte) string {

@@ -203,8 +203,8 @@ func (c *Consumer) agrees(s *Step, e Event, open *chunkStream) bool {
 		return false
 	}
 	check := func(name, established string, set bool) bool {
-		if m := e.member(name); m != nil && set && m.text != established {
-			s.fail(ChunkConflict, "%s %s %q does not match the open stream's %s %q", e.Type, name, bound(m.text), name, bound(established))
+		if m := e.member(name); m != nil && set && stringOf(m.raw) != established {
+			s.fail(ChunkConflict, "%s %s %q does not match the open stream's %s %q", e.Type, name, bound(stringOf(m.raw)), name, bound(established))
 			return false
 		}
 		return true

@@ -244,7 +244,7 @@ func typeOf(members []member) (Type, error) {
 			if len(m.raw) == 0 || m.raw[0] != '"' {
 				return "", &malformed{"/type", "must be a string"}
 			}
-			return Type(unquote(m.raw)), nil
+			return Type(stringOf(m.raw)), nil
 		}
 	}
 	return "", &malformed{"/type", "is required"}
@@ -320,12 +320,12 @@ func (c *Consumer) enforce(s *Step, ev Event) (Event, bool) {
 		}
 		s.warn(rule, "removed %s from %s: %s", r.path, ev.Type, r.reason)
 	}
-	out := newEvent(ev.Type, ev.JSON)
-	if len(ch.removals) > 0 {
-		out = newEvent(ev.Type, without(ev.JSON, ch.removals))
-		if ev.Type == StateDelta || ev.Type == ActivityDelta {
-			out.dropped = droppedOps(ch.removals)
-		}
+	if len(ch.removals) == 0 {
+		return ev, true
+	}
+	out := newEvent(ev.Type, without(ev.JSON, ch.removals))
+	if ev.Type == StateDelta || ev.Type == ActivityDelta {
+		out.dropped = droppedOps(ch.removals)
 	}
 	return out, true
 }

@@ -63,13 +63,12 @@ type Event struct {
 type member struct {
 	name string
 	raw  []byte // its JSON value, within Event.JSON
-	text string // its value when it is a string
 }
 
-// text returns a string member.
+// text returns a string member, "" when it is absent or not a string.
 func (e *Event) text(name string) string {
 	if m := e.member(name); m != nil {
-		return m.text
+		return stringOf(m.raw)
 	}
 	return ""
 }
@@ -122,15 +121,10 @@ func made(t Type, members ...member) Event { return newEvent(t, encodeEvent(t, m
 // newEvent reads a checked event's members.
 func newEvent(t Type, data []byte) Event {
 	members, _ := readTop(data)
-	for i, m := range members {
-		if len(m.raw) > 0 && m.raw[0] == '"' {
-			members[i].text = unquote(m.raw)
-		}
-	}
 	return Event{Type: t, JSON: data, members: members}
 }
 
 // stringMember is a member holding a string.
 func stringMember(name, value string) member {
-	return member{name: name, raw: quote(value), text: value}
+	return member{name: name, raw: quote(value)}
 }

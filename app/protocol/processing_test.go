@@ -199,3 +199,25 @@ func TestUnknownUnionMemberIsStripped(t *testing.T) {
 		t.Errorf("removed %v", paths)
 	}
 }
+
+// basic/transports/http-sse: an event is a JSON object, and JSON may
+// escape any character: an escaped name or value is the same name or
+// value (the engine shares the schema's strings only for exact text).
+func TestEscapesReadAsWhatTheyStandFor(t *testing.T) {
+	c, steps := replay(t, run(
+		`{"typ\u0065":"TEXT_MESSAGE_\u0053TART","messageId":"\u0061","r\u006fle":"assistant"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","message\u0049d":"a","delta":"caf\u00e9"}`,
+		`{"type":"TEXT_MESSAGE_END","messageId":"a"}`,
+		`{"type":"STATE_DELTA","delta":[{"\u006fp":"\u0061dd","p\u0061th":"/k~1\u0030","value":1}]}`,
+	)...)
+	accepted(t, c, steps)
+	if len(warned(steps)) != 0 {
+		t.Errorf("warnings %v", warned(steps))
+	}
+	if got, want := messages(c), `[{"id":"a","role":"assistant","content":"café"}]`; got != want {
+		t.Errorf("messages %s, want %s", got, want)
+	}
+	if got, want := state(c), `{"k/0":1}`; got != want {
+		t.Errorf("state %s, want %s", got, want)
+	}
+}

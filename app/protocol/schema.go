@@ -245,4 +245,49 @@ func init() {
 		opt("parentSubagentRunId", str), opt("parentToolCallId", str), opt("parentMessageId", str))
 	event(SubagentFinished, false, req("subagentRunId", str), opt("result", notNull), opt("outcome", oneOf(subagentOutcome)))
 	event(SubagentError, false, req("subagentRunId", str), req("message", str), opt("code", str))
+	schemaStrings = stringsOf(runAgentInput, eventDefs)
+}
+
+// schemaStrings are the strings the schema names (members, event types,
+// constants, enum values) by their JSON text: reading one of them shares
+// the schema's string (stringOf).
+var schemaStrings map[string]string
+
+func stringsOf(input *def, events map[Type]*def) map[string]string {
+	out := map[string]string{}
+	add := func(s string) { out[string(quote(s))] = s }
+	seen := map[*def]bool{}
+	var ofDef func(d *def)
+	var ofSpec func(s *spec)
+	ofDef = func(d *def) {
+		if seen[d] {
+			return
+		}
+		seen[d] = true
+		for _, f := range d.fields {
+			add(f.name)
+			ofSpec(&f.spec)
+		}
+	}
+	ofSpec = func(s *spec) {
+		for _, v := range s.values {
+			add(v)
+		}
+		if s.def != nil {
+			ofDef(s.def)
+		}
+		if s.union != nil {
+			for _, d := range s.union.members {
+				ofDef(d)
+			}
+		}
+		if s.item != nil {
+			ofSpec(s.item)
+		}
+	}
+	ofDef(input)
+	for _, d := range events {
+		ofDef(d)
+	}
+	return out
 }
