@@ -77,6 +77,29 @@ func readTop(data []byte) ([]member, error) {
 	return members, nil
 }
 
+// depth is how deeply valid JSON nests its arrays and objects. Every
+// value the engine holds (a state, metadata, a message, an operation's
+// value) is at most patch.MaxDepth deep: bounding the event bounds them
+// all, before any of them is read.
+func depth(data []byte) int {
+	deepest, level, inString := 0, 0, false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			level++
+			deepest = max(deepest, level)
+		case c == ']' || c == '}':
+			level--
+		}
+	}
+	return deepest
+}
+
 func syntaxError(err error) error {
 	if err == nil || err == io.EOF {
 		err = io.ErrUnexpectedEOF

@@ -207,6 +207,10 @@ func (c *Consumer) feed(s *Step, data []byte) {
 		s.fail(NotAnEvent, "the event is %v", err)
 		return
 	}
+	if depth(data) > patch.MaxDepth+1 { // the event's own object, and a value in it
+		s.fail(Limit, "a value in the event is nested deeper than %d levels", patch.MaxDepth)
+		return
+	}
 	t, err := typeOf(members)
 	if err != nil {
 		s.fail(Malformed, "%v", err)

@@ -53,3 +53,33 @@ func TestLimits(t *testing.T) {
 		t.Errorf("%d warnings kept, %d more", len(ws), more)
 	}
 }
+
+// Every value the engine holds nests at most patch.MaxDepth (512) levels,
+// wherever it sits in the event: a deeper one in metadata, a message, an
+// activity's content or an operation's value is refused whole, naming the
+// bound, before any of it is read (it once stopped the engine with a
+// panic). Brackets inside strings are text, not nesting.
+func TestNestingIsBoundedEverywhere(t *testing.T) {
+	deep := strings.Repeat("[", 600) + strings.Repeat("]", 600)
+	for _, event := range []string{
+		`{"type":"TEXT_MESSAGE_START","messageId":"m","metadata":{"a":` + deep + `}}`,
+		`{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":` + deep + `}]}`,
+		`{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"u","role":"user","content":"hi","metadata":{"a":` + deep + `}}]}`,
+		`{"type":"ACTIVITY_SNAPSHOT","messageId":"a","activityType":"plan","content":{"steps":` + deep + `}}`,
+		`{"type":"CUSTOM","name":"x","value":` + deep + `}`,
+	} {
+		_, steps := replay(t, started, event)
+		rejected(t, steps, Limit, 1, "nested deeper than 512 levels")
+	}
+
+	edge := strings.Repeat("[", 512) + strings.Repeat("]", 512) // the deepest a state may be
+	brackets := strings.Repeat(`[{\"`, 600)
+	c, steps := replay(t, run(
+		`{"type":"STATE_SNAPSHOT","snapshot":`+edge+`}`,
+		`{"type":"CUSTOM","name":"`+brackets+`","value":"`+brackets+`"}`,
+	)...)
+	accepted(t, c, steps)
+	if state(c) != edge {
+		t.Errorf("state %.40s…, want the 512-level array", state(c))
+	}
+}
