@@ -28,8 +28,9 @@ func ReadInput(data []byte) (Input, []Warning, error) {
 	if _, ok := v.(*patch.Object); !ok {
 		return Input{}, nil, &InputError{Reason: "the run input must be a JSON object"}
 	}
-	v = upgradeBinaryParts(v)
-	data = patch.Encode(v)
+	if upgraded := upgradeBinaryParts(v); upgraded != v {
+		v, data = upgraded, patch.Encode(upgraded)
+	}
 	members, _ := readTop(data)
 	var c checker
 	if gone, err := c.object(members, runAgentInput, ""); err != nil || gone != "" {
