@@ -1,10 +1,9 @@
 package script
 
 import (
-	"bytes"
-	"encoding/json"
-
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/agent-analysis/agent-analysis/app/patch"
 )
 
 // A script replays under any request's ids: the run it was made for (the
@@ -42,26 +41,35 @@ func readEvent(event []byte) (kind string, ids []idValue) {
 
 // typeOf is an event's "type" as written, or "" when it has no string one.
 func typeOf(event []byte) (kind string) {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(event))
+	kind, _ = stringMember(event, "type")
+	return kind
+}
+
+// stringMember is a JSON object's member of this name (exactly), when it
+// is a string; ok is false when the object has no such member, or data is
+// not an object.
+func stringMember(data []byte, name string) (value string, ok bool) {
+	dec := patch.NewReader(data)
+	defer dec.Close()
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return ""
+		return "", false
 	}
 	for dec.PeekKind() == '"' {
 		tok, err := dec.ReadToken()
 		if err != nil {
-			return kind
+			return value, ok
 		}
-		name := tok.String()
-		value, err := dec.ReadValue()
+		named := tok.String() == name // compared only: not allocated
+		raw, err := dec.ReadValue()
 		if err != nil {
-			return kind
+			return value, ok
 		}
-		if name == "type" && value.Kind() == '"' {
-			text, _ := jsontext.AppendUnquote(nil, value)
-			kind = string(text)
+		if named && raw.Kind() == '"' {
+			text, _ := jsontext.AppendUnquote(nil, raw)
+			value, ok = string(text), true
 		}
 	}
-	return kind
+	return value, ok
 }
 
 // RunIDs are a RUN_STARTED's or RUN_FINISHED's threadId and runId as
@@ -85,10 +93,12 @@ func (st Step) RunIDs() (thread, run string) {
 // Requested is the run the script was made for: its input's ids, or else
 // the last RUN_STARTED's.
 func (s Script) Requested() (thread, run string) {
-	var in struct{ ThreadID, RunID *string }
-	if s.Input != nil && json.Unmarshal(s.Input, &in) == nil && in.ThreadID != nil && in.RunID != nil {
-		return *in.ThreadID, *in.RunID
+	thread, hasThread := stringMember(s.Input, "threadId")
+	run, hasRun := stringMember(s.Input, "runId")
+	if hasThread && hasRun {
+		return thread, run
 	}
+	thread, run = "", ""
 	for _, st := range s.Steps {
 		if st.Type == "RUN_STARTED" {
 			thread, run = st.RunIDs()

@@ -191,3 +191,31 @@ func TestForRequestKeepsTheLinksARecordingKept(t *testing.T) {
 		t.Errorf("%s", got[0].Event)
 	}
 }
+
+// The requested run is named by the input's threadId and runId, exactly as
+// 1.0 spells them and both strings; otherwise by the last RUN_STARTED.
+func TestRequestedReadsTheInputExactly(t *testing.T) {
+	const started = `{"type":"RUN_STARTED","threadId":"t-events","runId":"r-events"}`
+	for input, want := range map[string][2]string{
+		`{"threadId":"t-in","runId":"r-in"}`:      {"t-in", "r-in"},
+		`{"runId":"r\u002din","threadId":"t-in"}`: {"t-in", "r-in"},
+		`{"ThreadId":"t-in","RunId":"r-in"}`:      {"t-events", "r-events"},
+		`{"threadId":"t-in","runId":7}`:           {"t-events", "r-events"},
+		`{"threadId":"t-in"}`:                     {"t-events", "r-events"},
+		`[1]`:                                     {"t-events", "r-events"},
+	} {
+		s := Script{Input: []byte(input), Steps: mustSteps(t, started)}
+		if th, r := s.Requested(); th != want[0] || r != want[1] {
+			t.Errorf("input %s: requested %s %s, want %s %s", input, th, r, want[0], want[1])
+		}
+	}
+}
+
+func mustSteps(t *testing.T, events ...string) []Step {
+	t.Helper()
+	s, err := Parse([]byte("["+strings.Join(events, ",")+"]"), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Steps
+}
