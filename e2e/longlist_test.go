@@ -70,23 +70,20 @@ func TestLongList(t *testing.T) {
 		})()`))
 		p.until("the rows drawn from the third", `document.querySelector('tbody tr[data-service-id]').dataset.serviceId === 's2'`)
 		p.expectFocus("row:s20")
-		// Scrolled far, its element shows another service: the box takes
-		// focus for it; scrolled back, its row does.
-		p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('services-box').scrollTop = 40000`))
-		p.until("the row of s20 to leave the page", `document.querySelector('tr[data-service-id="s20"]') === null`)
-		p.expectFocus("#services-box")
-		p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('services-box').scrollTop = 0`))
-		p.expectFocus("row:s20")
+		// Scrolled away, the focused row leaves the page (or its element
+		// shows another service) and the box keeps focus for it; scrolled
+		// back, focus is on its row again.
+		awayAndBack := func(id string) {
+			p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('services-box').scrollTop = 40000`))
+			p.until("the row of "+id+" to leave the page", `document.querySelector('tr[data-service-id="`+id+`"]') === null`)
+			p.expectFocus("#services-box")
+			p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('services-box').scrollTop = 0`))
+			p.expectFocus("row:" + id)
+		}
+		awayAndBack("s20")
 		p.press(kb.Home)
 		p.expectFocus("row:s0")
-
-		// Scrolled away, the row leaves the page and the box keeps focus for
-		// it; scrolled back, focus is on it again.
-		p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('services-box').scrollTop = 40000`))
-		p.until("API's row to leave the page", `document.querySelector('tr[data-service-id="s0"]') === null`)
-		p.expectFocus("#services-box")
-		p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('services-box').scrollTop = 0`))
-		p.expectFocus("row:s0")
+		awayAndBack("s0")
 
 		agent.event(`{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/services/3/latency","value":199}]}`)
 		p.until("the delta's row redrawn", `document.querySelector('tr[data-service-id="s3"] td:nth-of-type(2)')?.textContent === '199'`)

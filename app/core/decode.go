@@ -27,7 +27,7 @@ func DecodeWire(data []byte) (Wire, error) {
 	if err != nil {
 		return Wire{}, err
 	}
-	return w, readEnd(&dec.Decoder)
+	return w, readEnd(dec)
 }
 
 func newDecoder(data []byte) *patch.Reader {
@@ -120,7 +120,7 @@ func decodeService(data []byte, i int) (Service, error) {
 	if err != nil {
 		return Service{}, err
 	}
-	return s, readEnd(&dec.Decoder)
+	return s, readEnd(dec)
 }
 
 func readService(dec *jsontext.Decoder, i int) (Service, error) {
@@ -227,8 +227,8 @@ func readOpen(dec *jsontext.Decoder, kind jsontext.Kind, at where) error {
 }
 
 // readEnd: nothing but white space may follow the value.
-func readEnd(dec *jsontext.Decoder) error {
-	if _, err := dec.ReadToken(); err != io.EOF {
+func readEnd(dec *patch.Reader) error {
+	if !dec.AtEnd() {
 		return errors.New("data after the JSON value")
 	}
 	return nil

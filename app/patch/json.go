@@ -21,7 +21,7 @@ func Decode(data []byte) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.ReadToken(); err != io.EOF {
+	if !dec.AtEnd() {
 		return nil, errors.New("malformed JSON: data after the value")
 	}
 	return v, nil
@@ -49,7 +49,7 @@ func DecodeOps(data []byte) ([]Op, error) {
 	if _, err := dec.ReadToken(); err != nil {
 		return nil, malformed(err)
 	}
-	if _, err := dec.ReadToken(); err != io.EOF {
+	if !dec.AtEnd() {
 		return nil, errors.New("malformed JSON: data after the value")
 	}
 	return ops, nil

@@ -2,6 +2,7 @@ package patch
 
 import (
 	"bytes"
+	"io"
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -25,6 +26,12 @@ func NewReader(data []byte, opts ...jsontext.Options) *Reader {
 	r.data = *bytes.NewBuffer(data)
 	r.Reset(&r.data, opts...)
 	return r
+}
+
+// AtEnd reads on, and reports whether nothing but white space was left.
+func (r *Reader) AtEnd() bool {
+	_, err := r.ReadToken()
+	return err == io.EOF
 }
 
 // Close gives the Reader back to the pool.

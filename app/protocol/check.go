@@ -71,7 +71,7 @@ func readTop(data []byte) ([]member, error) {
 	if _, err := dec.ReadToken(); err != nil {
 		return nil, syntaxError(err)
 	}
-	if _, err := dec.ReadToken(); err != io.EOF {
+	if !dec.AtEnd() {
 		return nil, errors.New("not one JSON value: data follows the object")
 	}
 	return members, nil
@@ -354,10 +354,6 @@ func stringOf(raw []byte) string {
 	if len(raw) == 0 || raw[0] != '"' {
 		return ""
 	}
-	return unquote(raw)
-}
-
-func unquote(raw []byte) string {
 	b, err := jsontext.AppendUnquote(nil, raw)
 	if err != nil {
 		return ""
