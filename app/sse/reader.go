@@ -45,10 +45,19 @@ func NewReader(r io.Reader, maxEvent int) *Reader {
 	lines := bufio.NewScanner(r)
 	maxLine := maxEvent + len("data: \r\n")
 	lines.Buffer(make([]byte, 0, 4096), maxLine)
+	// The scanner hands the split the whole unfinished line again after
+	// every read: searched bytes are remembered, so that a line arriving in
+	// k chunks is searched once, not k times (an 800 KB event in 16 KB
+	// chunks took 11 ms natively, most of it searching).
+	searched := 0
 	lines.Split(func(data []byte, atEOF bool) (int, []byte, error) {
-		advance, line, err := scanLines(data, atEOF)
+		advance, line, err := scanLines(data, searched, atEOF)
 		if advance == 0 && err == nil && len(data) >= maxLine && data[0] == ':' {
 			return 0, nil, ErrCommentTooLarge // the scanner would say only bufio.ErrTooLong
+		}
+		searched = 0
+		if advance == 0 {
+			searched = max(len(data)-1, 0) // the last byte may be a CR waiting for its LF
 		}
 		return advance, line, err
 	})
@@ -98,10 +107,14 @@ func (s *Reader) Next() ([]byte, error) {
 	return nil, io.EOF
 }
 
-// scanLines splits at LF, CRLF or a lone CR. A CR at the end of the buffered
-// data waits for one more byte: it may be the first half of a CRLF.
-func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	i := bytes.IndexAny(data, "\r\n")
+// scanLines splits at LF, CRLF or a lone CR; data[:from] is known to hold
+// neither. A CR at the end of the buffered data waits for one more byte: it
+// may be the first half of a CRLF.
+func scanLines(data []byte, from int, atEOF bool) (advance int, token []byte, err error) {
+	i := bytes.IndexAny(data[from:], "\r\n")
+	if i >= 0 {
+		i += from
+	}
 	switch {
 	case i < 0 && atEOF && len(data) > 0:
 		return len(data), data, nil

@@ -10,7 +10,14 @@ import (
 
 func readAll(t *testing.T, stream string, max int) ([]string, error) {
 	t.Helper()
-	r := NewReader(iotest.OneByteReader(strings.NewReader(stream)), max)
+	return readChunked(t, stream, max, 1)
+}
+
+// readChunked reads the stream's events as it arrives in reads of at most
+// size bytes.
+func readChunked(t *testing.T, stream string, max, size int) ([]string, error) {
+	t.Helper()
+	r := NewReader(chunked{strings.NewReader(stream), size}, max)
 	var out []string
 	for {
 		data, err := r.Next()
@@ -43,9 +50,12 @@ func TestSSEReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := readAll(t, tt.stream, 1024)
-			if err != nil || strings.Join(got, "|") != strings.Join(tt.want, "|") {
-				t.Errorf("got %q, %v; want %q", got, err, tt.want)
+			// Every split of the stream into reads gives the same events.
+			for _, size := range []int{1, 2, 3, 5, 1024} {
+				got, err := readChunked(t, tt.stream, 1024, size)
+				if err != nil || strings.Join(got, "|") != strings.Join(tt.want, "|") {
+					t.Errorf("in reads of %d bytes: got %q, %v; want %q", size, got, err, tt.want)
+				}
 			}
 		})
 	}
@@ -86,5 +96,27 @@ func TestOnLineSeesEveryLineInOrder(t *testing.T) {
 	}
 	if _, err := r.Next(); !errors.Is(err, io.EOF) || seen[len(seen)-1] != "data: b" {
 		t.Errorf("%v, lines %q", err, seen)
+	}
+}
+
+// chunked reads at most size bytes at a time, as a fetch body's chunks come.
+type chunked struct {
+	r    io.Reader
+	size int
+}
+
+func (c chunked) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p), c.size)]) }
+
+// BenchmarkBigEvent reads one event of 800 KB arriving in 16 KB chunks:
+// the line is searched for its end once, not again with every chunk.
+func BenchmarkBigEvent(b *testing.B) {
+	stream := "data: " + strings.Repeat(`{"id":"svc-1","latency":120},`, 800<<10/29) + "\n\n"
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := NewReader(chunked{strings.NewReader(stream), 16 << 10}, 1<<20)
+		if _, err := r.Next(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
