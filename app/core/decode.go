@@ -20,10 +20,14 @@ import (
 // 0; jsontext only tokenises, so every rule here is ours.
 
 // DecodeWire decodes one complete Wire exactly and checks every rule.
-func DecodeWire(data []byte) (Wire, error) {
+func DecodeWire(data []byte) (Wire, error) { return decodeWire(data, nil) }
+
+// decodeWire is DecodeWire calling yield, when not nil, after every
+// yieldEvery bytes of services read (see Services.Yield).
+func decodeWire(data []byte, yield func()) (Wire, error) {
 	dec := newDecoder(data)
 	defer dec.Close()
-	w, err := readWire(&dec.Decoder)
+	w, err := readWire(&dec.Decoder, yield)
 	if err != nil {
 		return Wire{}, err
 	}
@@ -36,7 +40,7 @@ func newDecoder(data []byte) *patch.Reader {
 	return patch.NewReader(data, jsontext.AllowDuplicateNames(true))
 }
 
-func readWire(dec *jsontext.Decoder) (Wire, error) {
+func readWire(dec *jsontext.Decoder, yield func()) (Wire, error) {
 	if err := readOpen(dec, '{', where{i: -1, field: "the state"}); err != nil {
 		return Wire{}, err
 	}
@@ -54,7 +58,7 @@ func readWire(dec *jsontext.Decoder) (Wire, error) {
 			return Wire{}, errors.New(`the state: duplicate key "services"`)
 		}
 		found = true
-		if services, err = readServices(dec); err != nil {
+		if services, err = readServices(dec, yield); err != nil {
 			return Wire{}, err
 		}
 	}
@@ -79,12 +83,17 @@ func checkServices(services []Service) (Wire, error) {
 	return w, nil
 }
 
-func readServices(dec *jsontext.Decoder) ([]Service, error) {
+func readServices(dec *jsontext.Decoder, yield func()) ([]Service, error) {
 	if err := readOpen(dec, '[', where{i: -1, field: "services"}); err != nil {
 		return nil, err
 	}
 	services := []Service{}
+	next := dec.InputOffset() + yieldEvery
 	for i := 0; dec.PeekKind() != ']'; i++ {
+		if yield != nil && dec.InputOffset() >= next {
+			yield()
+			next = dec.InputOffset() + yieldEvery
+		}
 		if i == MaxServices {
 			return nil, ruleError(fmt.Sprintf("services: more than %d services", MaxServices))
 		}

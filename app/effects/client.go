@@ -48,7 +48,9 @@ func (c Client) Stream(ctx context.Context, run core.Run, send func(core.Msg)) {
 		fail(core.Transport, protocol.Rule{}, "%v", err)
 		return
 	}
-	consumer, err := protocol.NewConsumer(in, protocol.Options{State: core.NewServices(), Refusals: protocol.Fail})
+	state := core.NewServices()
+	state.Yield = yieldToPage // a big snapshot is read in several tasks
+	consumer, err := protocol.NewConsumer(in, protocol.Options{State: state, Refusals: protocol.Fail})
 	if err != nil {
 		fail(core.Transport, protocol.Rule{}, "%v", err)
 		return

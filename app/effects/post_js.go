@@ -7,16 +7,27 @@ import (
 	"errors"
 	"io"
 	"syscall/js"
-	"time"
 )
 
 // yieldToPage hands the page's one thread back to its event loop for a
-// turn: every goroutine runs on it, and a sleep with nothing else to run
-// returns to JavaScript until a timer fires. Around a big event's decoding,
-// it makes the reading of the last bytes, the decoding and the Update and
-// render that follow three tasks, not one (a 10,000-service snapshot was
-// one task of some 350 ms), and lets input in between.
-func yieldToPage() { time.Sleep(time.Millisecond) }
+// turn: every goroutine runs on it, and the calling one waits here for a
+// new task, a timer of 0 ms, while the page draws and answers input. A
+// time.Sleep would not do: when the collector has marking to do, the Go
+// scheduler spends the idle time on it and, the sleep being over by then,
+// goes on in the same task. A hidden page has nothing to draw or answer,
+// and its timers may fire once a second: there it does not wait.
+func yieldToPage() {
+	if js.Global().Get("document").Get("hidden").Bool() {
+		return
+	}
+	await(js.Global().Get("Promise").New(nextTask))
+}
+
+// nextTask is a Promise executor that resolves in a new task.
+var nextTask = js.FuncOf(func(_ js.Value, args []js.Value) any {
+	js.Global().Call("setTimeout", args[0], 0)
+	return nil
+})
 
 // post sends the request with the browser's fetch and reads the body from
 // its ReadableStream. net/http would do the same through fetch, but its
