@@ -31,13 +31,15 @@ func (c *chartView) describeChart(view rows) string {
 		} else {
 			notes[i] = noteChunk(chunk, c.Baseline, c.Filter)
 		}
-		for _, phrase := range notes[i].first {
+		for _, j := range notes[i].first {
 			if described == maxDescribed {
 				more++
 				continue
 			}
 			described++
-			b.WriteString(". " + phrase)
+			s := chunk[j]
+			base, hasBase := c.Baseline[s.ID]
+			b.WriteString(". " + describeChange(s, base, hasBase))
 		}
 		more += notes[i].count - len(notes[i].first)
 	}
@@ -53,8 +55,8 @@ type chunkNotes struct {
 	services []core.Service
 	baseline map[string]core.Service
 	filter   core.Filter
-	count    int      // notable services
-	first    []string // the first maxDescribed of them, described
+	count    int   // notable services
+	first    []int // where the first maxDescribed of them are; only the chart's first few are worded
 }
 
 func (n chunkNotes) same(services []core.Service, baseline map[string]core.Service, f core.Filter) bool {
@@ -63,14 +65,14 @@ func (n chunkNotes) same(services []core.Service, baseline map[string]core.Servi
 
 func noteChunk(services []core.Service, baseline map[string]core.Service, f core.Filter) chunkNotes {
 	n := chunkNotes{services: services, baseline: baseline, filter: f}
-	for _, s := range services {
+	for i, s := range services {
 		base, hasBase := baseline[s.ID]
 		if !f.Admits(s) || !notable(s, base, hasBase) {
 			continue
 		}
 		n.count++
 		if len(n.first) < maxDescribed {
-			n.first = append(n.first, describeChange(s, base, hasBase))
+			n.first = append(n.first, i)
 		}
 	}
 	return n
