@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -19,12 +20,15 @@ var crowdSizes = []int{4, 100, 1000, 10000}
 const crowdDeltas = 20
 
 // longTaskProbe keeps the page's long tasks (50 ms and over), as Chromium
-// reports them.
+// reports them, and how long each click waited for the page: from the
+// input's time to its first listener.
 const longTaskProbe = `(() => {
 	window.__longTasks = [];
 	new PerformanceObserver((list) => {
 		for (const e of list.getEntries()) window.__longTasks.push({start: e.startTime, duration: e.duration});
 	}).observe({type: 'longtask', buffered: true});
+	window.__clickWaits = [];
+	addEventListener('click', (e) => window.__clickWaits.push(performance.now() - e.timeStamp), true);
 })()`
 
 // BenchmarkRendering streams a snapshot of N services, then 20 deltas that
@@ -36,8 +40,8 @@ const longTaskProbe = `(() => {
 // two events is what that event cost the main thread: Chromium's
 // TaskDuration, in thread time. It reports, per N and page, the median of
 // three runs of: busy ms per delta, the longest task while the deltas
-// arrived, busy ms for the snapshot until drawn, and the longest task
-// meanwhile.
+// arrived, busy ms for the snapshot until drawn, the longest task
+// meanwhile, and the longest a click made meanwhile waited for the page.
 func BenchmarkRendering(b *testing.B) {
 	for b.Loop() {
 		for _, n := range crowdSizes {
@@ -51,14 +55,15 @@ func BenchmarkRendering(b *testing.B) {
 				b.ReportMetric(r.longest, fmt.Sprintf("%s-longest-ms/n=%d", kind, n))
 				b.ReportMetric(r.snapshot, fmt.Sprintf("%s-snapshot-ms/n=%d", kind, n))
 				b.ReportMetric(r.snapshotLongest, fmt.Sprintf("%s-snapshot-longest-ms/n=%d", kind, n))
-				b.Logf("%s n=%d: %.1f ms a delta, longest task %.0f ms; snapshot %.0f ms, longest task %.0f ms",
-					kind, n, r.perDelta, r.longest, r.snapshot, r.snapshotLongest)
+				b.ReportMetric(r.clickWait, fmt.Sprintf("%s-snapshot-click-wait-ms/n=%d", kind, n))
+				b.Logf("%s n=%d: %.1f ms a delta, longest task %.0f ms; snapshot %.0f ms, longest task %.0f ms, a click waited at most %.0f ms",
+					kind, n, r.perDelta, r.longest, r.snapshot, r.snapshotLongest, r.clickWait)
 			}
 		}
 	}
 }
 
-type crowdResult struct{ perDelta, longest, snapshot, snapshotLongest float64 }
+type crowdResult struct{ perDelta, longest, snapshot, snapshotLongest, clickWait float64 }
 
 func medianResult(runs []crowdResult) crowdResult {
 	pick := func(f func(crowdResult) float64) float64 {
@@ -73,6 +78,7 @@ func medianResult(runs []crowdResult) crowdResult {
 		longest:         pick(func(r crowdResult) float64 { return r.longest }),
 		snapshot:        pick(func(r crowdResult) float64 { return r.snapshot }),
 		snapshotLongest: pick(func(r crowdResult) float64 { return r.snapshotLongest }),
+		clickWait:       pick(func(r crowdResult) float64 { return r.clickWait }),
 	}
 }
 
@@ -113,13 +119,43 @@ func measureCrowd(b *testing.B, kind string, n int) crowdResult {
 		return eval[float64](p, fmt.Sprintf(`Math.max(0, ...window.__longTasks.filter(t => t.start >= %f).map(t => t.duration))`, from))
 	}
 
-	snapshotFrom := eval[float64](p, `performance.now()`)
+	snapshotFrom := eval[float64](p, `window.__clickWaits = [], performance.now()`)
 	before := taskSeconds(p)
 	agent.next() // the snapshot
+	// Meanwhile, a person clicks a blank corner of the page, again as soon
+	// as the page has taken the last click, until the snapshot is drawn.
+	clicks, clicking, clicked := 0, make(chan struct{}), make(chan error)
+	go func() {
+		for {
+			select {
+			case <-clicking:
+				clicked <- nil
+				return
+			default:
+			}
+			if _, err := chromedp.Run(p.ctx, chromedp.MouseClickXY(2, 2)); err != nil {
+				clicked <- err
+				return
+			}
+			clicks++
+		}
+	}()
 	shown(1)
+	close(clicking)
+	if err := <-clicked; err != nil {
+		b.Fatal(err)
+	}
 	afterSnapshot := taskSeconds(p)
 	deltasFrom := eval[float64](p, `performance.now()`)
 	snapshotLongest := longestSince(snapshotFrom)
+	waits := eval[[]float64](p, `window.__clickWaits`)
+	if len(waits) != clicks {
+		b.Fatalf("%d clicks, %d seen by the page", clicks, len(waits))
+	}
+	clickWait := 0.0
+	if len(waits) > 0 {
+		clickWait = slices.Max(waits)
+	}
 	for k := range crowdDeltas {
 		agent.next()
 		shown(k + 2)
@@ -132,6 +168,7 @@ func measureCrowd(b *testing.B, kind string, n int) crowdResult {
 		longest:         longest,
 		snapshot:        (afterSnapshot - before) * 1000,
 		snapshotLongest: snapshotLongest,
+		clickWait:       clickWait,
 	}
 }
 

@@ -133,9 +133,10 @@ func main() {
 				fmt.Sprintf("this page %.1f · plain page %.1f · %.2fx · longest task while deltas stream %s (plain %s)",
 					ours, plain, ours/plain, longTask(r["ours-longest-ms/n="+n]), longTask(r["plain-longest-ms/n="+n])))
 			row(fmt.Sprintf("(e) browser: the snapshot of %s services until drawn, main-thread busy ms", group(parseFloat(n))),
-				fmt.Sprintf("this page %.0f · plain page %.0f · %.2fx · longest task %s (plain %s)",
+				fmt.Sprintf("this page %.0f · plain page %.0f · %.2fx · longest task %s (plain %s) · a click meanwhile waited at most %.0f ms (plain %.0f)",
 					r["ours-snapshot-ms/n="+n], r["plain-snapshot-ms/n="+n], r["ours-snapshot-ms/n="+n]/r["plain-snapshot-ms/n="+n],
-					longTask(r["ours-snapshot-longest-ms/n="+n]), longTask(r["plain-snapshot-longest-ms/n="+n])))
+					longTask(r["ours-snapshot-longest-ms/n="+n]), longTask(r["plain-snapshot-longest-ms/n="+n]),
+					r["ours-snapshot-click-wait-ms/n="+n], r["plain-snapshot-click-wait-ms/n="+n]))
 		}
 		if small, large := r["ours-delta-ms/n=4"], r["ours-delta-ms/n=1000"]; small > 0 && large > 0 {
 			row("(e) browser: a delta at 1,000 services against one at 4 (budget 1.5x)", fmt.Sprintf("%.2fx", large/small))
