@@ -52,6 +52,7 @@ type serviceTable struct {
 
 	view      rows    // the visible services, as last drawn
 	first     int     // the first row in the page
+	last      int     // and the one after its last
 	scrollTop float64 // the box's, as last read
 	viewport  float64 // the box's height
 	rem       float64 // CSS pixels, as the browser has it
@@ -89,7 +90,7 @@ func (t *serviceTable) Render() app.UI {
 	if virtual {
 		first, last = t.window(n)
 	}
-	t.first = first
+	t.first, t.last = first, last
 	stop := first
 	if i := t.view.Index(t.Selected); i >= first && i < last {
 		stop = i
@@ -158,14 +159,16 @@ func (t *serviceTable) rowPx() float64 {
 	return rowRem * 16
 }
 
-// window is the rows in the page: those in view, and a margin.
+// window is the rows in the page: those in view, and a margin on each
+// side (at the top of the list, only below it).
 func (t *serviceTable) window(n int) (first, last int) {
 	view := t.viewport
 	if view <= 0 {
 		view = defaultViewport
 	}
-	first = max(0, int(t.scrollTop/t.rowPx())-rowMargin)
-	last = min(n, first+int(math.Ceil(view/t.rowPx()))+2*rowMargin)
+	top := int(t.scrollTop / t.rowPx())
+	first = max(0, top-rowMargin)
+	last = min(n, top+int(math.Ceil(view/t.rowPx()))+rowMargin)
 	return max(0, min(first, last-1)), last
 }
 
@@ -214,7 +217,7 @@ func focusIsLost(box app.Value) bool {
 func (t *serviceTable) onScroll(ctx app.Context, e app.Event) {
 	box := e.Get("currentTarget")
 	t.scrollTop, t.viewport = box.Get("scrollTop").Float(), box.Get("clientHeight").Float()
-	if first, _ := t.window(t.view.Len()); first == t.first {
+	if first, last := t.window(t.view.Len()); first == t.first && last == t.last {
 		ctx.PreventUpdate() // the same rows: nothing to draw
 		return
 	}

@@ -546,3 +546,24 @@ func TestRowHeightMatchesTheStylesheet(t *testing.T) {
 		t.Errorf("the stylesheet lacks %q", want)
 	}
 }
+
+// The rows in the page are those in view and rowMargin more on each side;
+// at the top of the list, only below.
+func TestTableWindow(t *testing.T) {
+	tbl := &serviceTable{viewport: 480, rem: 16} // rows of 60 px: 8 in view
+	for _, tt := range []struct {
+		scrollTop   float64
+		first, last int
+	}{
+		{0, 0, 8 + rowMargin},
+		{60 * 5, 0, 5 + 8 + rowMargin},
+		{60 * 100, 100 - rowMargin, 100 + 8 + rowMargin},
+		{60 * 995, 995 - rowMargin, 1000},
+		{60 * 5000, 999, 1000}, // scrolled past a list that shrank: its last row
+	} {
+		tbl.scrollTop = tt.scrollTop
+		if first, last := tbl.window(1000); first != tt.first || last != tt.last {
+			t.Errorf("scrolled %.0f px: rows [%d, %d), want [%d, %d)", tt.scrollTop, first, last, tt.first, tt.last)
+		}
+	}
+}
