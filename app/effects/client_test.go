@@ -195,6 +195,29 @@ func TestTheEngineJudgesTheStream(t *testing.T) {
 	}
 }
 
+// A snapshot of 64 KiB or more is read in parts, the page's thread handed
+// back between them (yieldToPage: under Node, as in a page, a timer's
+// task; Node has no document to say the page is hidden). It arrives whole,
+// as a small one does.
+func TestABigSnapshotThroughTheStream(t *testing.T) {
+	services := make([]string, 2000)
+	for i := range services {
+		services[i] = fmt.Sprintf(`{"id":"s%d","name":"Service %d","series":"Core","volume":%d,"latency":20}`, i, i, i)
+	}
+	snapshot := `data: {"type":"STATE_SNAPSHOT","snapshot":{"services":[` + strings.Join(services, ",") + "]}}\n\n"
+	if len(snapshot) < 2*64<<10 {
+		t.Fatalf("a snapshot of %d bytes: too small to be read in parts", len(snapshot))
+	}
+	msgs := collect(t, sse(`data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}`+"\n\n", snapshot,
+		`data: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}`+"\n\n"))
+	if got := kinds(msgs); strings.Join(got, "|") != "RUN_STARTED|STATE_SNAPSHOT|RUN_FINISHED|closed " {
+		t.Fatalf("kinds %v", got)
+	}
+	if n := msgs[1].(core.Received).Step.Update.State.(core.Services).Wire.Len(); n != 2000 {
+		t.Errorf("the snapshot holds %d services", n)
+	}
+}
+
 // The request is the engine's: a RunAgentInput declaring 1.0, with the
 // empty services state as the state the run starts from.
 func TestTheRequestIsARunAgentInput(t *testing.T) {

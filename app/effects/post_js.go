@@ -15,9 +15,10 @@ import (
 // time.Sleep would not do: when the collector has marking to do, the Go
 // scheduler spends the idle time on it and, the sleep being over by then,
 // goes on in the same task. A hidden page has nothing to draw or answer,
-// and its timers may fire once a second: there it does not wait.
+// and its timers may fire once a second: there it does not wait. (Node
+// has no document, and waits.)
 func yieldToPage() {
-	if js.Global().Get("document").Get("hidden").Bool() {
+	if doc := js.Global().Get("document"); doc.Truthy() && doc.Get("hidden").Bool() {
 		return
 	}
 	await(js.Global().Get("Promise").New(nextTask))
