@@ -19,10 +19,10 @@ var crowdSizes = []int{4, 100, 1000, 10000}
 // crowdDeltas is how many single-service deltas follow the snapshot.
 const crowdDeltas = 20
 
-// longTaskProbe keeps the page's long tasks (50 ms and over), as Chromium
+// responsiveness keeps the page's long tasks (50 ms and over), as Chromium
 // reports them, and how long each click waited for the page: from the
 // input's time to its first listener.
-const longTaskProbe = `(() => {
+const responsiveness = `(() => {
 	window.__longTasks = [];
 	new PerformanceObserver((list) => {
 		for (const e of list.getEntries()) window.__longTasks.push({start: e.startTime, duration: e.duration});
@@ -89,7 +89,7 @@ func measureCrowd(b *testing.B, kind string, n int) crowdResult {
 	agent := startCrowdAgent(b, n)
 	p := newBarePage(b, viewports[0])
 	p.base = agent.url
-	p.onNewDocument(longTaskProbe)
+	p.onNewDocument(responsiveness)
 	// Thread time: what the main thread spent, however busy the machine.
 	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, performance.Enable, performance.EnableParams{TimeDomain: performance.EnableTimeDomainThreadTicks})
