@@ -255,6 +255,8 @@ func TestRetainedNavigation(t *testing.T) {
 		if !p.selected("api") || p.cell("api", 2) != "145" || p.accepted() != "Accepted updates: 3" {
 			t.Errorf("back: api selected %v, api p95 %s, %s", p.selected("api"), p.cell("api", 2), p.accepted())
 		}
+		// Completed comes with RUN_FINISHED; the stream closes after it.
+		p.waitFor("the stream to close", `!document.querySelector('.run-detail').textContent.includes('stream still open')`, load)
 		if got := eval[string](p, `document.querySelector('.run-detail').textContent`); got != "run-1 · finished" {
 			t.Errorf("run detail %q: the first run must be the one that finished", got)
 		}
