@@ -59,7 +59,7 @@ func TestANormalRunIsMeasuredAndKept(t *testing.T) {
 	if len(ex.Frames) != 6 || !strings.Contains(string(ex.Frames[0].Event), `"type":"RUN_STARTED"`) || ex.Frames[0].After < tr.Answered {
 		t.Errorf("frames %+v", ex.Frames)
 	}
-	if !strings.Contains(string(ex.Sent), `"forwardedProps":{"scenario":"normal"},"protocolVersion":"1.0"`) {
+	if !strings.Contains(string(ex.Sent), `"forwardedProps":{"scenario":"normal"},"protocolVersion":"1.1"`) {
 		t.Errorf("sent %s", ex.Sent)
 	}
 	if s := tr.String(); !strings.HasPrefix(s, "200 text/event-stream · 6 events · 0 keep-alive comments · answered in ") {

@@ -9,6 +9,7 @@ package check
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/agent-analysis/agent-analysis/app/patch"
 	"github.com/agent-analysis/agent-analysis/app/protocol"
@@ -41,11 +42,12 @@ func Run(s script.Script) Replay {
 		r.InputErr = err
 		return r
 	}
-	if body, ws, err := requestIn.Request(s.Peer); err == nil {
+	speak := speaks(s)
+	if body, ws, err := requestIn.RequestAs(speak, s.Peer); err == nil {
 		r.Request, _ = patch.Decode(body)
 		r.Warnings = append(r.Warnings, ws...)
 	}
-	c, err := protocol.NewConsumer(in, protocol.Options{Peer: s.Peer})
+	c, err := protocol.NewConsumer(in, protocol.Options{Peer: s.Peer, Speak: speak})
 	if err != nil {
 		r.InputErr = err
 		return r
@@ -64,6 +66,17 @@ func Run(s script.Script) Replay {
 	r.State = c.State().(protocol.JSON).Value()
 	r.Messages = c.Messages()
 	return r
+}
+
+// speaks is the version the consumer speaks for a script: 1.0 for one
+// written against the 1.0 spec (its "specPage" under /spec/1.0), which
+// expects a 1.0 consumer's declarations and warnings; Current otherwise.
+func speaks(s script.Script) protocol.Version {
+	var page string
+	if json.Unmarshal(s.Extra["specPage"], &page) == nil && (page == "/spec/1.0" || strings.HasPrefix(page, "/spec/1.0/")) {
+		return protocol.V1_0
+	}
+	return protocol.Current
 }
 
 // inputs are the run input the consumer judges the stream against, and

@@ -116,7 +116,7 @@ func TestOfficialClientBodyIsAccepted(t *testing.T) {
 func TestServedInputsAndTheirWarnings(t *testing.T) {
 	for body, warning := range map[string]string{
 		`{"threadId":"t","runId":"r","messages":[],"forwardedProps":{"scenario":"normal"}}`:                              "",
-		`{"threadId":"t","runId":"r","messages":[],"protocolVersion":"1.7","forwardedProps":{"scenario":"normal"}}`:      "newer than this server's 1.0",
+		`{"threadId":"t","runId":"r","messages":[],"protocolVersion":"1.7","forwardedProps":{"scenario":"normal"}}`:      "newer than this server's 1.1",
 		`{"threadId":"t","runId":"r","messages":[],"protocolVersion":"draft","forwardedProps":{"scenario":"normal"}}`:    "cannot interpret protocolVersion",
 		`{"threadId":"t","runId":"r","messages":[],"futureMember":{},"forwardedProps":{"scenario":"normal","x":[null]}}`: "removed /futureMember",
 		`{"threadId":"t","runId":"r","messages":[],"state":[1],"forwardedProps":{"scenario":"normal"}}`:                  "",

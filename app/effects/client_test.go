@@ -218,7 +218,7 @@ func TestABigSnapshotThroughTheStream(t *testing.T) {
 	}
 }
 
-// The request is the engine's: a RunAgentInput declaring 1.0, with the
+// The request is the engine's: a RunAgentInput declaring 1.1, with the
 // empty services state as the state the run starts from.
 func TestTheRequestIsARunAgentInput(t *testing.T) {
 	var body string
@@ -230,7 +230,7 @@ func TestTheRequestIsARunAgentInput(t *testing.T) {
 		b.Write(buf[:n])
 		body = b.String()
 	})
-	want := `POST application/json text/event-stream {"threadId":"t","runId":"r","state":{"services":[]},"messages":[],"tools":[],"context":[],"forwardedProps":{"scenario":"normal"},"protocolVersion":"1.0"}`
+	want := `POST application/json text/event-stream {"threadId":"t","runId":"r","state":{"services":[]},"messages":[],"tools":[],"context":[],"forwardedProps":{"scenario":"normal"},"protocolVersion":"1.1"}`
 	if body != want {
 		t.Errorf("request\n%s\nwant\n%s", body, want)
 	}

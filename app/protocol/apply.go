@@ -132,7 +132,11 @@ func (c *Consumer) startCall(s *Step, e *Event) error {
 
 // encrypted stores an opaque artefact with the message or call it names.
 func (c *Consumer) encrypted(s *Step, e *Event) {
-	entity, value := e.text("entityId"), e.text("encryptedValue")
+	entity := e.text("entityId")
+	value := sealed{value: e.text("encryptedValue")}
+	if e.has("encryptedValueType") {
+		value.kind = e.text("encryptedValueType")
+	}
 	if e.text("subtype") == "tool-call" {
 		if tc := c.conv.calls[entity]; tc != nil {
 			tc.encrypted = value

@@ -35,6 +35,9 @@ type Options struct {
 	// Peer is the version of a producer known to be older ("0.0.57"), for
 	// the downgrades 1.0 permits; "" for a current one.
 	Peer string
+	// Speak is the version this consumer declares and judges newer
+	// producers against: Current (1.1) when zero, or V1_0.
+	Speak Version
 }
 
 // Policy is what a refused state update does.
@@ -123,6 +126,7 @@ type Consumer struct {
 	input    Input
 	peer     Version
 	oldPeer  bool
+	speak    Version
 	next     int // the next event's index
 	rejected *Violation
 	ended    bool
@@ -141,7 +145,10 @@ type Consumer struct {
 
 // NewConsumer starts judging a stream of the run that in requests.
 func NewConsumer(in Input, opts Options) (*Consumer, error) {
-	c := &Consumer{opts: opts, input: in, thread: in.ThreadID}
+	c := &Consumer{opts: opts, input: in, thread: in.ThreadID, speak: opts.Speak}
+	if c.speak == (Version{}) {
+		c.speak = Current
+	}
 	if opts.Peer != "" {
 		v, ok := ParseVersion(opts.Peer)
 		if !ok {

@@ -22,15 +22,36 @@ type message struct {
 	errText               patch.Value // a tool message's error, when it has one
 	kind                  string      // an activity message's activityType
 	content               *patch.Object
-	encrypted             patch.Value // an opaque artefact to return unchanged
+	encrypted             sealed // an opaque artefact to return unchanged
 	metadata              *patch.Object
+}
+
+// sealed is an encrypted value and the producer's name for its kind
+// (encryptedValueType, 1.1): stored and returned together, never read.
+type sealed struct{ value, kind patch.Value }
+
+// sealedIn reads a sealed value from an object's members.
+func sealedIn(o *patch.Object) sealed {
+	v, _ := o.Get("encryptedValue")
+	k, _ := o.Get("encryptedValueType")
+	return sealed{v, k}
+}
+
+// put adds a sealed value's members, when there is one.
+func (s sealed) put(add func(string, patch.Value)) {
+	if s.value != nil {
+		add("encryptedValue", s.value)
+	}
+	if s.kind != nil {
+		add("encryptedValueType", s.kind)
+	}
 }
 
 // call is one tool call, kept on the assistant message that made it.
 type call struct {
 	id, name  string
 	args      []byte
-	encrypted patch.Value
+	encrypted sealed
 	metadata  *patch.Object
 }
 
@@ -90,7 +111,7 @@ func readMessage(o *patch.Object) *message {
 	get := func(name string) patch.Value { v, _ := o.Get(name); return v }
 	text := func(name string) string { s, _ := get(name).(string); return s }
 	m := &message{id: text("id"), role: text("role"), name: text("name"), owner: text("subagentRunId"),
-		toolCallID: text("toolCallId"), errText: get("error"), kind: text("activityType"), encrypted: get("encryptedValue")}
+		toolCallID: text("toolCallId"), errText: get("error"), kind: text("activityType"), encrypted: sealedIn(o)}
 	m.metadata, _ = get("metadata").(*patch.Object)
 	m.content, _ = get("content").(*patch.Object)
 	switch content := get("content").(type) {
@@ -106,10 +127,9 @@ func readMessage(o *patch.Object) *message {
 			name, _ := fn.(*patch.Object).Get("name")
 			args, _ := fn.(*patch.Object).Get("arguments")
 			id, _ := tc.Get("id")
-			encrypted, _ := tc.Get("encryptedValue")
 			metadata, _ := tc.Get("metadata")
 			md, _ := metadata.(*patch.Object)
-			m.calls = append(m.calls, &call{id: id.(string), name: name.(string), args: []byte(args.(string)), encrypted: encrypted, metadata: md})
+			m.calls = append(m.calls, &call{id: id.(string), name: name.(string), args: []byte(args.(string)), encrypted: sealedIn(tc), metadata: md})
 		}
 	}
 	return m
@@ -186,9 +206,7 @@ func (m *message) value() *patch.Object {
 			add("error", m.errText)
 		}
 	}
-	if m.encrypted != nil {
-		add("encryptedValue", m.encrypted)
-	}
+	m.encrypted.put(add)
 	if m.metadata != nil {
 		add("metadata", m.metadata)
 	}
@@ -201,9 +219,7 @@ func (m *message) value() *patch.Object {
 func (tc *call) value() *patch.Object {
 	fn := patch.NewObject([]string{"name", "arguments"}, []patch.Value{tc.name, string(tc.args)})
 	names, values := []string{"id", "type", "function"}, []patch.Value{tc.id, "function", fn}
-	if tc.encrypted != nil {
-		names, values = append(names, "encryptedValue"), append(values, tc.encrypted)
-	}
+	tc.encrypted.put(func(name string, v patch.Value) { names, values = append(names, name), append(values, v) })
 	if tc.metadata != nil {
 		names, values = append(names, "metadata"), append(values, tc.metadata)
 	}

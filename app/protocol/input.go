@@ -99,11 +99,16 @@ func (in Input) ProtocolVersion() string { s, _ := in.get("protocolVersion").(st
 func (in Input) ForwardedProps() patch.Value { return in.get("forwardedProps") }
 
 // Request is the RunAgentInput to send to a producer of version peer (""
-// for a current one): activity messages stripped, as run-input requires;
-// protocolVersion declared as 1.0, or left out for a peer from before the
-// field; content flattened to text for a peer from before content parts,
-// with a warning naming what that loses.
-func (in Input) Request(peer string) ([]byte, []Warning, error) {
+// for a current one), declaring Current: see RequestAs.
+func (in Input) Request(peer string) ([]byte, []Warning, error) { return in.RequestAs(Current, peer) }
+
+// RequestAs is the RunAgentInput to send to a producer of version peer (""
+// for a current one) by a consumer speaking version speak: activity
+// messages stripped, as run-input requires; protocolVersion declared, or
+// left out for a peer from before the field (before 1.0); content
+// flattened to text for a peer from before content parts, with a warning
+// naming what that loses.
+func (in Input) RequestAs(speak Version, peer string) ([]byte, []Warning, error) {
 	if in.value == nil {
 		return nil, nil, fmt.Errorf("no run input")
 	}
@@ -120,8 +125,8 @@ func (in Input) Request(peer string) ([]byte, []Warning, error) {
 		}
 		names, values = append(names, name), append(values, v)
 	}
-	if !known || !old.Before(Current) {
-		names, values = append(names, "protocolVersion"), append(values, CurrentText)
+	if !known || !old.Before(V1_0) {
+		names, values = append(names, "protocolVersion"), append(values, speak.String())
 	}
 	return patch.Encode(patch.NewObject(names, values)), warnings, nil
 }

@@ -61,7 +61,7 @@ func TestRequest(t *testing.T) {
 	want := `{"threadId":"t","runId":"r","messages":[` +
 		`{"id":"u","role":"user","content":[{"type":"text","text":"What is "},{"type":"text","text":"this?"},{"type":"image","source":{"type":"url","value":"https://example.com/a.png"}}]},` +
 		`{"id":"old","role":"user","content":[{"type":"image","source":{"type":"url","value":"https://example.com/b.png","mimeType":"image/png"},"metadata":{"filename":"b.png"}}]}],` +
-		`"protocolVersion":"1.0"}`
+		`"protocolVersion":"1.1"}`
 	if string(body) != want {
 		t.Errorf("request\n%s\nwant\n%s", body, want)
 	}

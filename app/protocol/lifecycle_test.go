@@ -189,7 +189,7 @@ func TestOutcome(t *testing.T) {
 // is handled like a newer one".
 func TestProducerVersion(t *testing.T) {
 	for version, warning := range map[string]string{
-		"1.0": "", "1.1": "newer than this consumer's 1.0", "2.0": "newer", "1.10": "newer",
+		"1.0": "", "1.1": "", "1.2": "newer than this consumer's 1.1", "2.0": "newer", "1.10": "newer",
 		"draft": "cannot interpret", "1": "cannot interpret", "01.0": "cannot interpret",
 	} {
 		c, steps := replay(t, `{"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"`+version+`"}`, finished)

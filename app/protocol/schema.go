@@ -129,10 +129,10 @@ var (
 	toolCallDef = &def{name: "ToolCall", fields: []field{
 		req("id", str), req("type", constant("function")),
 		req("function", ref(&def{name: "FunctionCall", fields: []field{req("name", str), req("arguments", str)}})),
-		opt("encryptedValue", str), opt("metadata", object),
+		opt("encryptedValue", str), opt("encryptedValueType", str), opt("metadata", object),
 	}}
 	baseMessage = []field{
-		opt("subagentRunId", str), req("id", str), opt("name", str), opt("encryptedValue", str), opt("metadata", object),
+		opt("subagentRunId", str), req("id", str), opt("name", str), opt("encryptedValue", str), opt("encryptedValueType", str), opt("metadata", object),
 	}
 	messageUnion = &union{name: "message", tag: "role", members: map[string]*def{
 		"developer": {name: "DeveloperMessage", fields: fields(baseMessage, []field{req("role", constant("developer")), req("content", str)})},
@@ -141,7 +141,7 @@ var (
 		"user":      {name: "UserMessage", fields: fields(baseMessage, []field{req("role", constant("user")), req("content", textOr(oneOf(contentPart)))})},
 		"tool": {name: "ToolMessage", fields: []field{
 			opt("subagentRunId", str), req("id", str), req("role", constant("tool")), req("content", textOr(oneOf(contentPart))),
-			req("toolCallId", str), opt("error", str), opt("encryptedValue", str), opt("metadata", object),
+			req("toolCallId", str), opt("error", str), opt("encryptedValue", str), opt("encryptedValueType", str), opt("metadata", object),
 		}},
 		"activity": {name: "ActivityMessage", fields: []field{
 			opt("subagentRunId", str), req("id", str), req("role", constant("activity")), req("activityType", str),
@@ -149,7 +149,7 @@ var (
 		}},
 		"reasoning": {name: "ReasoningMessage", fields: []field{
 			opt("subagentRunId", str), req("id", str), req("role", constant("reasoning")), req("content", str),
-			opt("encryptedValue", str), opt("metadata", object),
+			opt("encryptedValue", str), opt("encryptedValueType", str), opt("metadata", object),
 		}},
 	}}
 )
@@ -238,7 +238,7 @@ func init() {
 	event(ReasoningMessageEnd, true, req("messageId", str))
 	event(ReasoningMessageChunk, true, opt("messageId", str), opt("delta", str))
 	event(ReasoningEnd, true, req("messageId", str))
-	event(ReasoningEncryptedValue, true, req("subtype", enum("tool-call", "message")), req("entityId", str), req("encryptedValue", str))
+	event(ReasoningEncryptedValue, true, req("subtype", enum("tool-call", "message")), req("entityId", str), req("encryptedValue", str), opt("encryptedValueType", str))
 	// The subagent lifecycle carries subagentRunId as the invocation's own
 	// id, required, not as attribution.
 	event(SubagentStarted, false, req("subagentRunId", str), req("name", str), opt("description", str),

@@ -149,9 +149,9 @@ func (c *Consumer) runStarted(s *Step, e *Event) {
 	if run.ProtocolVersion = e.text("protocolVersion"); run.ProtocolVersion != "" {
 		switch v, ok := ParseVersion(run.ProtocolVersion); {
 		case !ok:
-			s.warn(UninterpretableVersion, "cannot interpret the producer's protocolVersion %q: proceeding as with a newer producer, under 1.0's processing model", bound(run.ProtocolVersion))
-		case Current.Before(v):
-			s.warn(NewerVersion, "the producer declares protocolVersion %s, newer than this consumer's %s: proceeding under 1.0's processing model", v, CurrentText)
+			s.warn(UninterpretableVersion, "cannot interpret the producer's protocolVersion %q: proceeding as with a newer producer, under %s's processing model", bound(run.ProtocolVersion), c.speak)
+		case c.speak.Before(v):
+			s.warn(NewerVersion, "the producer declares protocolVersion %s, newer than this consumer's %s: proceeding under %s's processing model", v, c.speak, c.speak)
 		}
 	}
 	c.runs = append(c.runs, run)

@@ -10,11 +10,15 @@ import (
 // written MAJOR.MINOR.PATCH (0.0.57); the third part is compared too.
 type Version struct{ parts [3]int }
 
-// Current is the version this engine speaks.
-var Current = Version{[3]int{1, 0, 0}}
+// Current is the newest version this engine speaks, and what it declares
+// unless told to speak an older one (Options.Speak).
+var Current = Version{[3]int{1, 1, 0}}
 
 // CurrentText is Current as declared on the wire.
-const CurrentText = "1.0"
+const CurrentText = "1.1"
+
+// V1_0 is AG-UI 1.0, which 1.1 only adds to: a consumer may still speak it.
+var V1_0 = Version{[3]int{1, 0, 0}}
 
 // ParseVersion reads a version; ok is false for anything that is not one.
 func ParseVersion(s string) (v Version, ok bool) {
