@@ -35,6 +35,10 @@ type Options struct {
 	// Peer is the version of a producer known to be older ("0.0.57"), for
 	// the downgrades 1.0 permits; "" for a current one.
 	Peer string
+	// Continues is the interrupted run the input resumes, when it does:
+	// its interrupts' tool calls should be answered by the run (a warning
+	// otherwise).
+	Continues Pending
 	// Speak is the version this consumer declares and judges newer
 	// producers against: Current (1.1) when zero, or V1_0.
 	Speak Version
@@ -110,9 +114,6 @@ const (
 	OutcomeInterrupt OutcomeKind = "interrupt"
 	OutcomeCancelled OutcomeKind = "cancelled"
 )
-
-// Interrupt is one thing an interrupted run waits for.
-type Interrupt struct{ ID, Reason, Message, ToolCallID string }
 
 // ErrorReport is the agent's own report that its run failed.
 type ErrorReport struct {

@@ -66,6 +66,16 @@ func newConversation() conversation {
 	return conversation{byID: map[string]*message{}, calls: map[string]*call{}}
 }
 
+// answers reports whether a tool message answers the call.
+func (c *conversation) answers(callID string) bool {
+	for _, m := range c.messages {
+		if m.role == "tool" && m.toolCallID == callID {
+			return true
+		}
+	}
+	return false
+}
+
 // limitError is a bound of limits.go the stream crossed.
 type limitError string
 

@@ -55,6 +55,8 @@ var (
 		"Every invocation a producer announces MUST be closed ... before the run finishes"}
 	Steps = Rule{"step-discipline", "events/lifecycle",
 		"A producer MUST NOT open a step whose name is already open, and MUST NOT finish a step that was never opened"}
+	InterruptIDs = Rule{"interrupt-ids", "basic/patterns/interrupt-resume",
+		"Each interrupt's id MUST be unique within the run; a resume entry answers it by this id"}
 	Reasoning = Rule{"reasoning-discipline", "events/reasoning",
 		"A consumer MUST detect a violation of that discipline and fail the run"}
 	// Limit is the engine's own bound on what one stream may make it hold:
@@ -87,6 +89,8 @@ var (
 		"A lossy downgrade MUST emit a warning that names what was lost and why"}
 	ActivityTarget = Rule{"activity-target", "events/activity",
 		"A delta naming a message that does not exist, or one that is not an activity message, is skipped; the consumer SHOULD surface a warning"}
+	ResumeUnanswered = Rule{"resume-unanswered-call", "events/tool-calls",
+		"An unanswered call leaves the agent mid-thought, and a history with a dangling call is one many models reject outright"}
 	UnknownEntity = Rule{"unknown-entity", "events/reasoning",
 		"A REASONING_ENCRYPTED_VALUE whose entityId names nothing the consumer knows ... a consumer SHOULD warn and MAY drop it"}
 )

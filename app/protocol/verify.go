@@ -175,7 +175,13 @@ func (c *Consumer) runFinished(s *Step, e *Event) {
 		s.fail(OpenAtFinish, "RUN_FINISHED while these are still open: %s", strings.Join(open, ", "))
 		return
 	}
-	run.Phase, run.Outcome = Finished, readOutcome(e.raw("outcome"))
+	outcome := readOutcome(e.raw("outcome"))
+	if id := duplicateInterrupt(outcome.Interrupts); id != "" {
+		s.fail(InterruptIDs, "RUN_FINISHED of run %q raises interrupt %q twice: a resume answers by id", bound(run.RunID), bound(id))
+		return
+	}
+	run.Phase, run.Outcome = Finished, outcome
+	c.unansweredCalls(s, *run)
 }
 
 // readOutcome reads a checked outcome; absent, or stripped as
@@ -191,9 +197,7 @@ func readOutcome(raw []byte) Outcome {
 	out.Kind = OutcomeKind(kind.(string))
 	if list, ok := o.Get("interrupts"); ok {
 		for _, item := range list.(*patch.Array).Items() {
-			i := item.(*patch.Object)
-			get := func(name string) string { v, _ := i.Get(name); s, _ := v.(string); return s }
-			out.Interrupts = append(out.Interrupts, Interrupt{ID: get("id"), Reason: get("reason"), Message: get("message"), ToolCallID: get("toolCallId")})
+			out.Interrupts = append(out.Interrupts, readInterrupt(item.(*patch.Object)))
 		}
 	}
 	if list, ok := o.Get("pendingToolCallIds"); ok {
@@ -202,6 +206,28 @@ func readOutcome(raw []byte) Outcome {
 		}
 	}
 	return out
+}
+
+// unansweredCalls warns when a run that continues an interrupted one
+// ends without a result for a tool call an interrupt it answers concerns
+// (events/tool-calls: a dangling call is one "many models reject
+// outright"; 1.x does not require the result in this run).
+func (c *Consumer) unansweredCalls(s *Step, run Run) {
+	if !run.Requested || run.Outcome.Kind != OutcomeSuccess {
+		return
+	}
+	asked := make(map[string]Interrupt, len(c.opts.Continues.Interrupts))
+	for _, i := range c.opts.Continues.Interrupts {
+		asked[i.ID] = i
+	}
+	for _, a := range c.input.Answers() {
+		i := asked[a.InterruptID]
+		if i.ToolCallID == "" || c.conv.answers(i.ToolCallID) || slices.Contains(run.Outcome.Pending, i.ToolCallID) {
+			continue
+		}
+		s.warn(ResumeUnanswered, "run %q resumed interrupt %q (%s) and finished without a TOOL_CALL_RESULT for its tool call %q",
+			bound(run.RunID), bound(i.ID), a.Status, bound(i.ToolCallID))
+	}
 }
 
 func (c *Consumer) runError(s *Step, e *Event) {
