@@ -50,7 +50,7 @@ func TestBadRequestsGetProblemsAndNoStream(t *testing.T) {
 		{"no forwardedProps", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[]}`, 400, "forwardedProps.scenario: is required", "forwardedProps.scenario"},
 		{"scenario not a string", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"forwardedProps":{"scenario":7}}`, 400, "must be a string", "forwardedProps.scenario"},
 		{"forwardedProps not an object", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"forwardedProps":"slow"}`, 400, "forwardedProps must be an object", "forwardedProps.scenario"},
-		{"unknown scenario", http.MethodPost, "application/json", runBody("t", "r", "fast"), 422, `"fast" is not one of delta-before-snapshot,`, "forwardedProps.scenario"},
+		{"unknown scenario", http.MethodPost, "application/json", runBody("t", "r", "fast"), 422, `"fast" is not one of approval, delta-before-snapshot,`, "forwardedProps.scenario"},
 		{"blank scenario", http.MethodPost, "application/json", runBody("t", "r", "  "), 422, `"  " is not one of`, "forwardedProps.scenario"},
 		{"long scenario", http.MethodPost, "application/json", runBody("t", "r", strings.Repeat("ab", 50)), 422, strings.Repeat("ab", 32) + `…" is not one of`, "forwardedProps.scenario"},
 	}

@@ -153,7 +153,7 @@ func TestIdleScreen(t *testing.T) {
 	if strings.Join(groups, "|") != "Scenarios|Faults 1.0 rejects|Faults 1.0 warns about|Legal in 1.0" {
 		t.Fatalf("option groups %q", groups)
 	}
-	if got := strings.Join(options["Scenarios"], " "); got != "normal invalid slow" {
+	if got := strings.Join(options["Scenarios"], " "); got != "normal invalid slow approval" {
 		t.Errorf("scenarios %q", got)
 	}
 	for _, g := range groups[1:] {
