@@ -200,3 +200,63 @@ func TestAResumedRunAnswersTheCall(t *testing.T) {
 		}
 	}
 }
+
+// FuzzResume judges a fuzzed resume input against the interrupts a fuzzed
+// RUN_FINISHED leaves. Check must never panic, must accept exactly the
+// lists that answer every interrupt once and resolve none expired on the
+// same thread, and Resume must agree with it.
+func FuzzResume(f *testing.F) {
+	f.Add([]byte(interrupted), []byte(`{"threadId":"t","runId":"r2","messages":[],"resume":[{"interruptId":"i1","status":"resolved","payload":{"approved":true}},{"interruptId":"i2","status":"cancelled"}]}`))
+	f.Add([]byte(interrupted), []byte(`{"threadId":"t","runId":"r2","messages":[],"resume":[{"interruptId":"i2","status":"resolved","payload":1}]}`))
+	f.Add([]byte(`{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"","reason":""}]}}`), []byte(`{"threadId":"t","runId":"","messages":[],"resume":[{"interruptId":"","status":"cancelled","metadata":{}}]}`))
+	f.Fuzz(func(t *testing.T, finish, resume []byte) {
+		c, err := NewConsumer(Input{}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Feed([]byte(started))
+		c.Feed(finish)
+		p, ok := c.Pending()
+		if !ok {
+			return
+		}
+		in, _, err := ReadInput(resume)
+		if err != nil {
+			return
+		}
+		err = p.Check(in, now)
+		count := map[string]int{}
+		valid := in.ThreadID == p.ThreadID
+		for _, a := range in.Answers() {
+			count[a.InterruptID]++
+		}
+		for _, i := range p.Interrupts {
+			if count[i.ID] != 1 {
+				valid = false
+			}
+			for _, a := range in.Answers() {
+				if a.InterruptID == i.ID && a.Status == Resolved && i.Expired(now) {
+					valid = false
+				}
+			}
+			delete(count, i.ID)
+		}
+		if len(count) > 0 {
+			valid = false
+		}
+		if valid != (err == nil) {
+			t.Fatalf("Check says %v; the list answers every interrupt once: %v", err, valid)
+		}
+		var re *ResumeError
+		if err != nil && !errors.As(err, &re) {
+			t.Fatalf("Check's error is %T", err)
+		}
+		built, berr := p.Resume(in, in.RunID, in.Answers(), now)
+		if (berr == nil) != (err == nil) {
+			t.Fatalf("Resume says %v, Check %v", berr, err)
+		}
+		if berr == nil && len(built.Answers()) != len(in.Answers()) {
+			t.Fatalf("Resume kept %d of %d answers", len(built.Answers()), len(in.Answers()))
+		}
+	})
+}
