@@ -35,6 +35,7 @@ var renamed = map[string]map[string]string{
 	"finished-wrong-run":     {"019cd777-880c-7152-b22f-7538ad95378d": "run-2"},
 	"other-thread":           {"thread-of-another-tab": "thread-2"},
 	"outcome-interrupt":      {"approve-budget": "interrupt-1"},
+	"approval":               {"call-rollback": "call-1", "msg-proposal": "msg-1", "rollback-api": "interrupt-1"},
 }
 
 func body(t *testing.T, base, scenario string) string {
