@@ -32,6 +32,9 @@ type Request struct {
 	// Keep keeps every frame, for record; a stream over script.MaxBytes
 	// is then cut (TooLong).
 	Keep bool
+	// Continues is the interrupted run this one resumes (Resume): the
+	// engine warns when the run leaves an interrupted tool call unanswered.
+	Continues protocol.Pending
 
 	dial dialer // tests connect in memory, where a synctest bubble's clock runs
 }
@@ -53,6 +56,12 @@ type Exchange struct {
 	// when a failure above says why (a timeout, the stream cut).
 	Truncated string
 	Warnings  []protocol.Warning
+
+	// Interrupted is what the run left open when it ended with the
+	// interrupt outcome; nil when it did not. Resume answers it.
+	Interrupted *protocol.Pending
+	next        protocol.Input // what a run that continues this one starts from
+	nextErr     error          // why there is none
 }
 
 // Frame is one event or comment, as it arrived.
@@ -94,7 +103,7 @@ func (run *reading) exchange(ctx context.Context) {
 		run.fail(BadInput, "the input cannot be sent: %v", err)
 		return
 	}
-	consumer, err := protocol.NewConsumer(run.Input, protocol.Options{})
+	consumer, err := protocol.NewConsumer(run.Input, protocol.Options{Continues: run.Continues})
 	if err != nil {
 		run.fail(BadInput, "the input cannot be judged against: %v", err)
 		return

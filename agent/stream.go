@@ -63,6 +63,11 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *protocol
 	}
 	run.ex.Truncated = consumer.End()
 	run.ex.Warnings, _ = consumer.Warnings()
+	if p, ok := consumer.Pending(); ok {
+		run.ex.Interrupted = &p
+		state, _ := consumer.State().(protocol.JSON)
+		run.ex.next, run.ex.nextErr = NextInput(run.ex.Sent, state.Value(), consumer.Messages())
+	}
 	run.ex.Notes = append(run.ex.Notes, watch.notes()...)
 	switch {
 	case errors.Is(context.Cause(ctx), errTooLong): // however the reading ended after the cut
