@@ -40,21 +40,30 @@ func (s Script) Encode() ([]byte, error) {
 	if s.Input != nil {
 		member("input", s.Input)
 	}
-	stream := []byte{'['}
-	for i, st := range s.Steps {
-		if i > 0 {
-			stream = append(stream, ',')
+	member("stream", encodeSteps(s.Steps))
+	if len(s.Continuations) > 0 {
+		list := []byte{'['}
+		for i, c := range s.Continuations {
+			if i > 0 {
+				list = append(list, ',')
+			}
+			list = append(list, `{"name":`...)
+			list = append(list, quote(c.Name)...)
+			when, err := json.Marshal(c.When)
+			if err != nil {
+				return nil, fmt.Errorf("continuation %q: %v", c.Name, err)
+			}
+			list = append(append(list, `,"when":`...), when...)
+			for _, name := range slices.Sorted(maps.Keys(c.Extra)) {
+				list = append(list, ',')
+				list, _ = jsontext.AppendQuote(list, name)
+				list = append(append(list, ':'), c.Extra[name]...)
+			}
+			list = append(append(list, `,"stream":`...), encodeSteps(c.Steps)...)
+			list = append(list, '}')
 		}
-		stream = append(stream, `{"afterMs":`...)
-		stream = strconv.AppendFloat(stream, float64(st.After)/float64(time.Millisecond), 'f', -1, 64)
-		if st.Event != nil {
-			stream = append(append(stream, `,"event":`...), st.Event...)
-		} else {
-			stream = append(append(stream, `,"comment":`...), quote(st.Comment)...)
-		}
-		stream = append(stream, '}')
+		member("continuations", append(list, ']'))
 	}
-	member("stream", append(stream, ']'))
 	if s.Expect != nil {
 		member("expect", s.Expect)
 	}
@@ -67,4 +76,25 @@ func (s Script) Encode() ([]byte, error) {
 		return nil, fmt.Errorf("the script is not JSON: %v", err)
 	}
 	return append(out.Bytes(), '\n'), nil
+}
+
+// encodeSteps is a stream of {"afterMs", "event"} and {"afterMs",
+// "comment"} steps.
+func encodeSteps(steps []Step) []byte {
+	stream := []byte{'['}
+	for i, st := range steps {
+		if i > 0 {
+			stream = append(stream, ',')
+		}
+		stream = append(stream, `{"afterMs":`...)
+		stream = strconv.AppendFloat(stream, float64(st.After)/float64(time.Millisecond), 'f', -1, 64)
+		if st.Event != nil {
+			stream = append(append(stream, `,"event":`...), st.Event...)
+		} else {
+			stream = append(stream, `,"comment":`...)
+			stream, _ = jsontext.AppendQuote(stream, st.Comment)
+		}
+		stream = append(stream, '}')
+	}
+	return append(stream, ']')
 }

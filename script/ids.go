@@ -14,7 +14,8 @@ import (
 // (a replayed run carries its own), and so does a thread that is not the
 // script's.
 
-// idValue is where a thread or run id's JSON string sits in an event.
+// idValue is where a thread or run id's JSON string sits in an event, or
+// an interrupt id in a RUN_FINISHED's outcome (bound, see BindInterrupt).
 type idValue struct {
 	ID
 	text string // its value
@@ -26,7 +27,8 @@ type idValue struct {
 func readEvent(event []byte) (kind string, ids []idValue) {
 	kind = typeOf(event)
 	err := EachID(event, func(id ID) {
-		if id.Kind != ThreadKind && id.Kind != RunKind {
+		raised := id.Kind == InterruptKind && id.Depth > 1 && kind == "RUN_FINISHED"
+		if id.Kind != ThreadKind && id.Kind != RunKind && !raised {
 			return
 		}
 		if text, err := jsontext.AppendUnquote(nil, event[id.Start:id.End]); err == nil { // one not UTF-8 is never the request's
@@ -108,12 +110,36 @@ func (s Script) Requested() (thread, run string) {
 }
 
 // ForRequest is the script's steps as a request of these ids receives
-// them.
+// them: when the script has continuations, with its interrupts bound to
+// the request's thread (BindInterrupt).
 func (s Script) ForRequest(threadID, runID string) []Step {
 	fromThread, fromRun := s.Requested()
-	out := make([]Step, len(s.Steps))
-	for i, st := range s.Steps {
+	return renamed(s.Steps, fromThread, fromRun, threadID, runID, len(s.Continuations) > 0)
+}
+
+// Continue is a continuation's steps as the request that resumes the
+// script's run receives them: its run (the last it starts) takes the
+// request's run id, the script's thread the request's thread id.
+func (s Script) Continue(c Continuation, threadID, runID string) []Step {
+	fromThread, _ := s.Requested()
+	fromRun := ""
+	for _, st := range c.Steps {
+		if st.Type == "RUN_STARTED" {
+			_, fromRun = st.RunIDs()
+		}
+	}
+	return renamed(c.Steps, fromThread, fromRun, threadID, runID, false)
+}
+
+// renamed is steps with the ids from* replaced by the request's, and, if
+// bind, the interrupts that the requested run's RUN_FINISHED raises bound
+// to the request's thread.
+func renamed(steps []Step, fromThread, fromRun, threadID, runID string, bind bool) []Step {
+	out := make([]Step, len(steps))
+	for i, st := range steps {
 		out[i] = st
+		_, finishes := st.RunIDs()
+		raises := bind && st.Type == "RUN_FINISHED" && finishes == fromRun
 		var b []byte
 		var ids []idValue
 		at := 0
@@ -124,6 +150,8 @@ func (s Script) ForRequest(threadID, runID string) []Step {
 				to = threadID
 			case id.Kind == RunKind && id.text == fromRun:
 				to = runID
+			case id.Kind == InterruptKind && raises:
+				to = BindInterrupt(id.text, threadID)
 			default:
 				ids = append(ids, id) // moved by what was replaced before it
 				ids[len(ids)-1].Start, ids[len(ids)-1].End = id.Start+len(b)-at, id.End+len(b)-at

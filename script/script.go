@@ -10,8 +10,10 @@
 //
 // This project's own format is the corpus shape with more: an item of
 // "stream" may be {"afterMs": n, "event": {...}} (an event after a delay)
-// or {"afterMs": n, "comment": "..."} (an SSE comment line), and the
-// object may carry what the demo shows of a script (see Script). Encode
+// or {"afterMs": n, "comment": "..."} (an SSE comment line), the object
+// may say how its interrupted run goes on when resumed ("continuations",
+// see Continuation), and it may carry what the demo shows of a script
+// (see Script). Encode
 // writes that format; ReadFile and Paths read files and directories of
 // scripts, bounded.
 package script
@@ -32,8 +34,11 @@ type Script struct {
 	Input       json.RawMessage // the run input it was recorded with or is meant for; nil if none
 	Peer        string          // client.maxProtocolVersion: the producer is older than 1.0
 	Steps       []Step
-	Expect      json.RawMessage            // what a 1.0 consumer must end with; nil if not said
-	Extra       map[string]json.RawMessage // other members of a script object
+	Expect      json.RawMessage // what a 1.0 consumer must end with; nil if not said
+	// Continuations are how its interrupted run goes on when resumed
+	// (continuation.go); none for most scripts.
+	Continuations []Continuation
+	Extra         map[string]json.RawMessage // other members of a script object
 }
 
 // Step is one frame of a script: an event, or an SSE comment.
@@ -154,8 +159,9 @@ func parseObject(data []byte, members map[string]json.RawMessage, name string) (
 		Client      struct {
 			MaxProtocolVersion string `json:"maxProtocolVersion"`
 		} `json:"client"`
-		Stream []json.RawMessage `json:"stream"`
-		Expect json.RawMessage   `json:"expect"`
+		Stream        []json.RawMessage `json:"stream"`
+		Expect        json.RawMessage   `json:"expect"`
+		Continuations json.RawMessage   `json:"continuations"`
 	}
 	if err := strict(data, &head); err != nil {
 		return Script{}, err
@@ -178,12 +184,24 @@ func parseObject(data []byte, members map[string]json.RawMessage, name string) (
 	}
 	for k, v := range members {
 		switch k {
-		case "name", "description", "input", "client", "stream", "expect":
+		case "name", "description", "input", "client", "stream", "expect", "continuations":
 		default:
 			s.Extra[k] = v
 		}
 	}
-	return s, s.addSteps(head.Stream, data, 0)
+	if err := s.addSteps(head.Stream, data, 0); err != nil {
+		return Script{}, err
+	}
+	if head.Continuations != nil {
+		var err error
+		if s.Continuations, err = readContinuations(head.Continuations, data); err != nil {
+			return Script{}, err
+		}
+		if err := s.checkContinuations(data); err != nil {
+			return Script{}, err
+		}
+	}
+	return s, nil
 }
 
 // lineOf is the line of a member's first appearance, for errors.
@@ -196,6 +214,21 @@ func lineOf(data []byte, needle string) int {
 
 // addSteps reads the items of a stream, each an event or a step.
 func (s *Script) addSteps(items []json.RawMessage, data []byte, from int) error {
+	steps, err := readSteps(items, data, from)
+	if err != nil {
+		return err
+	}
+	s.Steps = append(s.Steps, steps...)
+	if len(s.Steps) == 0 {
+		return &Error{Reason: "the stream holds no event"}
+	}
+	return nil
+}
+
+// readSteps reads the items of a stream found in data after from, each
+// an event or a step.
+func readSteps(items []json.RawMessage, data []byte, from int) ([]Step, *Error) {
+	var steps []Step
 	offset := from
 	for i, item := range items {
 		line := 0
@@ -205,15 +238,12 @@ func (s *Script) addSteps(items []json.RawMessage, data []byte, from int) error 
 		}
 		step, err := readStep(item)
 		if err != nil {
-			return &Error{Line: line, Reason: fmt.Sprintf("stream item %d: %v", i, err)}
+			return nil, &Error{Line: line, Reason: fmt.Sprintf("stream item %d: %v", i, err)}
 		}
 		step.Line = line
-		s.Steps = append(s.Steps, step)
+		steps = append(steps, step)
 	}
-	if len(s.Steps) == 0 {
-		return &Error{Reason: "the stream holds no event"}
-	}
-	return nil
+	return steps, nil
 }
 
 // readStep reads one stream item: an event (an object with a "type"), or
@@ -285,4 +315,27 @@ func (s Script) Events() [][]byte {
 		}
 	}
 	return out
+}
+
+// checkContinuations: continuations resume the requested run's
+// interrupts, so it must raise them, and each "when" must name one.
+func (s Script) checkContinuations(data []byte) error {
+	if len(s.Continuations) == 0 {
+		return nil
+	}
+	raised := map[string]bool{}
+	for _, i := range s.Interrupts() {
+		raised[i.ID] = true
+	}
+	if len(raised) == 0 {
+		return &Error{Line: lineOf(data, `"continuations"`), Reason: "continuations resume an interrupted run, and the requested run does not end with the interrupt outcome"}
+	}
+	for _, c := range s.Continuations {
+		for n, m := range c.When {
+			if !raised[m.InterruptID] {
+				return &Error{Line: c.Line, Reason: fmt.Sprintf("continuation %q: when %d: the requested run raises no interrupt %q", c.Name, n, m.InterruptID)}
+			}
+		}
+	}
+	return nil
 }
