@@ -23,6 +23,9 @@ func Live(name string, ex agent.Exchange) Result {
 		res.Failures = append(res.Failures, Failure{Rule: Truncated, Text: "truncated: " + ex.Truncated})
 	}
 	res.Notes = append(warningNotes(ex.Warnings), ex.Notes...)
+	if ex.Interrupted != nil {
+		res.Interrupted = Waiting(*ex.Interrupted)
+	}
 	res.OK = len(res.Failures) == 0
 	return res
 }

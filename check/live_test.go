@@ -97,7 +97,7 @@ func TestJUnitNamesEachFailure(t *testing.T) {
 		live(t, api, "no-terminal-event", 0),
 		live(t, html, "normal", 0),
 		live(t, silent, "normal", 50*time.Millisecond),
-		File("testdata/scripts/wrong-expectations.json", true),
+		File("testdata/scripts/wrong-expectations.json", true)[0],
 	}
 	var b bytes.Buffer
 	if err := WriteJUnit(&b, "agent-analysis check", results); err != nil {

@@ -27,6 +27,9 @@ type Replay struct {
 	Messages  []patch.Value
 	Request   patch.Value // the RunAgentInput the consumer would send; nil if it could not
 	InputErr  error       // why the script's input is unusable
+	// Pending is what the stream's last run left open, when it ended
+	// with the interrupt outcome; nil otherwise.
+	Pending *protocol.Pending
 }
 
 // Accepted reports whether the consumer consumed the stream: no rule
@@ -35,19 +38,22 @@ func (r Replay) Accepted() bool { return r.Violation == nil && r.Truncated == ""
 
 // Run replays a script's events through a fresh consumer.
 func Run(s script.Script) Replay {
-	var r Replay
 	in, requestIn, warnings, err := inputs(s)
-	r.Warnings = warnings
 	if err != nil {
-		r.InputErr = err
-		return r
+		return Replay{Warnings: warnings, InputErr: err}
 	}
-	speak := speaks(s)
-	if body, ws, err := requestIn.RequestAs(speak, s.Peer); err == nil {
+	return replay(s, in, requestIn, warnings, protocol.Options{Peer: s.Peer, Speak: speaks(s)})
+}
+
+// replay replays s's events through a consumer judging them against in;
+// sent is the input it would send.
+func replay(s script.Script, in, sent protocol.Input, warnings []protocol.Warning, opts protocol.Options) Replay {
+	r := Replay{Warnings: warnings}
+	if body, ws, err := sent.RequestAs(opts.Speak, s.Peer); err == nil {
 		r.Request, _ = patch.Decode(body)
 		r.Warnings = append(r.Warnings, ws...)
 	}
-	c, err := protocol.NewConsumer(in, protocol.Options{Peer: s.Peer, Speak: speak})
+	c, err := protocol.NewConsumer(in, opts)
 	if err != nil {
 		r.InputErr = err
 		return r
@@ -65,6 +71,9 @@ func Run(s script.Script) Replay {
 	r.Runs = c.Runs()
 	r.State = c.State().(protocol.JSON).Value()
 	r.Messages = c.Messages()
+	if p, ok := c.Pending(); ok {
+		r.Pending = &p
+	}
 	return r
 }
 

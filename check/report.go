@@ -19,6 +19,13 @@ type Result struct {
 	Failures  []Failure        `json:"failures,omitempty"`  // empty when OK
 	Notes     []string         `json:"notes,omitempty"`     // SHOULD-level and wording-level differences: never a failure
 	Transport *agent.Transport `json:"transport,omitempty"` // what a live run measured
+	// Interrupted is what the run ended waiting for, when it ended with
+	// the interrupt outcome: not a failure.
+	Interrupted string `json:"interrupted,omitempty"`
+	// A run that answered an interrupted one: the run it resumes (its
+	// result's name) and the resume list it sent, or would have.
+	Continues string          `json:"continues,omitempty"`
+	Resume    json.RawMessage `json:"resume,omitempty"`
 }
 
 // Failure is one way a script or a run fails: the rule it broke, and
@@ -62,35 +69,72 @@ func Script(s script.Script, useExpect bool) Result {
 }
 
 // Files judges every script in the paths given: files, and the .json and
-// .jsonl files of directories (script.Paths), in name order.
-func Files(paths []string, useExpect bool) ([]Result, error) {
-	var files []string
+// .jsonl files of directories (script.Paths), in name order. A path that
+// cannot be read, or a directory that cannot be listed, fails by FileRule
+// and the others are still judged.
+func Files(paths []string, useExpect bool) []Result {
+	var out []Result
 	for _, p := range paths {
-		if info, err := os.Stat(p); err == nil && !info.IsDir() {
-			files = append(files, p)
+		if info, err := os.Stat(p); err != nil || !info.IsDir() {
+			out = append(out, File(p, useExpect)...)
 			continue
 		}
 		found, err := script.Paths(p)
 		if err != nil {
-			return nil, err
+			out = append(out, Result{Name: script.BaseName(p), Path: p, Failures: []Failure{{Rule: FileRule, Text: err.Error()}}})
+			continue
 		}
-		files = append(files, found...)
+		for _, f := range found {
+			out = append(out, File(f, useExpect)...)
+		}
 	}
-	var out []Result
-	for _, f := range files {
-		out = append(out, File(f, useExpect))
-	}
-	return out, nil
+	return out
 }
 
-// File judges the script in one file; one that cannot be read fails.
-func File(path string, useExpect bool) Result {
-	s, err := script.ReadFile(path)
+// File judges the script in one file, then its continuations, each a
+// result of its own; one that cannot be read fails. A file that holds an
+// SSE stream (IsCapture: what curl -N writes) is judged as a script of its
+// events, the framing checked as a live stream's is.
+func File(path string, useExpect bool) []Result {
+	unreadable := func(err error) []Result {
+		return []Result{{Name: script.BaseName(path), Path: path, Failures: []Failure{{Rule: FileRule, Text: err.Error()}}}}
+	}
+	data, err := script.ReadBounded(path, "a script")
 	if err != nil {
-		return Result{Name: script.BaseName(path), Path: path, Failures: []Failure{{Rule: FileRule, Text: err.Error()}}}
+		return unreadable(err)
+	}
+	if agent.IsCapture(data) {
+		res := capture(script.BaseName(path), agent.ReadCapture(data), useExpect)
+		res.Path = path
+		return []Result{res}
+	}
+	s, err := script.Parse(data, script.BaseName(path))
+	if err != nil {
+		return unreadable(fmt.Errorf("%s: %w", path, err))
 	}
 	res := Script(s, useExpect)
 	res.Path = path
+	out := []Result{res}
+	for _, c := range Continuations(s, useExpect) {
+		c.Path = path
+		out = append(out, c)
+	}
+	return out
+}
+
+// capture judges an SSE stream read from a file: its events, replayed,
+// and its framing.
+func capture(name string, c agent.Capture, useExpect bool) Result {
+	s := script.Script{Name: name}
+	for _, f := range c.Frames {
+		s.Steps = append(s.Steps, script.Step{Event: f.Event, Comment: f.Comment})
+	}
+	res := Script(s, useExpect)
+	for _, f := range c.Failures {
+		res.Failures = append(res.Failures, Failure{Rule: f.Check, Text: f.Text})
+	}
+	res.Notes = append(res.Notes, c.Notes...)
+	res.OK = len(res.Failures) == 0
 	return res
 }
 
@@ -109,11 +153,15 @@ func (r Result) Why() string {
 func Print(w io.Writer, results []Result, verbose bool) {
 	passed, notes := 0, 0
 	for _, r := range results {
+		interrupted := ""
+		if r.Interrupted != "" {
+			interrupted = " (interrupted: " + r.Interrupted + ")"
+		}
 		if r.OK {
 			passed++
-			fmt.Fprintf(w, "ok   %s\n", r.Name)
+			fmt.Fprintf(w, "ok   %s%s\n", r.Name, interrupted)
 		} else {
-			fmt.Fprintf(w, "FAIL %s: %s\n", r.Name, r.Why())
+			fmt.Fprintf(w, "FAIL %s: %s%s\n", r.Name, r.Why(), interrupted)
 		}
 		if r.Transport != nil {
 			fmt.Fprintf(w, "     %s\n", r.Transport)

@@ -7,11 +7,40 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 
 	"github.com/agent-analysis/agent-analysis/agent"
 	"github.com/agent-analysis/agent-analysis/check"
 	"github.com/agent-analysis/agent-analysis/internal/atomicfile"
 )
+
+// checkLive asks for each run and judges it; a run that ends interrupted
+// is answered as answer says, and the run that resumes it judged too.
+func checkLive(ctx context.Context, runs []liveRun, answer *agent.Answer) []check.Result {
+	var results []check.Result
+	for _, r := range runs {
+		ex := agent.Run(ctx, r.request)
+		res := check.Live(r.name, ex)
+		res.Notes = append(r.notes, res.Notes...)
+		if ex.Interrupted != nil && answer == nil {
+			res.Interrupted += "; -answer approve|reject|cancel|FILE answers it"
+		}
+		results = append(results, res)
+		if ctx.Err() != nil {
+			break // Ctrl-C: the run it cut says so; no other is asked for
+		}
+		if ex.Interrupted == nil || answer == nil {
+			continue
+		}
+		resumed := agent.Resume(ctx, r.request, ex, *answer)
+		results = append(results, check.Resumed(r.name+"/"+answer.Name, r.name, resumed))
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return results
+}
 
 // errFailed makes the process exit 1 once the report is written.
 var errFailed = errors.New("some scripts failed")
@@ -45,36 +74,35 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case errors.Is(err, flag.ErrHelp):
 		return nil
 	case err != nil:
-		return err
+		return parseFailed(err)
 	case live.url != "" && flags.NArg() > 0:
-		return errors.New("check: give script files or -url, not both")
+		return usagef("check: give script files or -url, not both")
 	case live.url != "" && *expect:
-		return errors.New("check: -expect compares script files with their \"expect\": a live run has none")
+		return usagef("check: -expect compares script files with their \"expect\": a live run has none")
 	case live.url == "" && live.given(flags) != "":
-		return fmt.Errorf("check: -%s goes with -url", live.given(flags))
+		return usagef("check: -%s goes with -url", live.given(flags))
 	case live.url == "" && flags.NArg() == 0:
 		flags.Usage()
-		return errors.New("check: name at least one file or directory, or an agent with -url")
+		return usagef("check: name at least one file or directory, or an agent with -url")
 	}
 	var results []check.Result
 	if live.url != "" {
 		runs, err := live.runs(flags)
 		if err != nil {
-			return fmt.Errorf("check: %w", err)
+			return usagef("check: %w", err)
 		}
-		for _, r := range runs {
-			res := check.Live(r.name, agent.Run(ctx, r.request))
-			res.Notes = append(r.notes, res.Notes...)
-			results = append(results, res)
-			if ctx.Err() != nil {
-				break // Ctrl-C: the run it cut says so; no other is asked for
+		results = checkLive(ctx, runs, live.answer)
+	} else {
+		for _, path := range flags.Args() {
+			if _, err := os.Lstat(path); err != nil {
+				var pe *fs.PathError
+				if errors.As(err, &pe) {
+					err = pe.Err
+				}
+				return usagef("check: %s: %w", path, err)
 			}
 		}
-	} else {
-		var err error
-		if results, err = check.Files(flags.Args(), *expect); err != nil {
-			return fmt.Errorf("check: %w", err)
-		}
+		results = check.Files(flags.Args(), *expect)
 	}
 	if *junit != "" {
 		var b bytes.Buffer

@@ -20,12 +20,23 @@ type liveFlags struct {
 	inputs   []string
 	scenario string
 	timeout  time.Duration
+	answer   *agent.Answer // how an interrupted run is answered; nil: it is not
 }
 
 func (l *liveFlags) register(flags *flag.FlagSet, inputUsage string) {
 	flags.StringVar(&l.url, "url", "", "the agent's AG-UI endpoint, http(s)://…, to POST the RunAgentInput to")
 	flags.Func("input", inputUsage, func(path string) error { l.inputs = append(l.inputs, path); return nil })
 	flags.StringVar(&l.scenario, "scenario", "normal", "without -input: forwardedProps.scenario of the demo's input\n(this server's scenario, fault or file script to play; other agents may ignore it)")
+	flags.Func("answer", "when a run ends interrupted, answer it and judge the run that resumes it too:\n"+
+		"approve or reject (every interrupt asking one boolean; the others cancelled), cancel (every\n"+
+		"interrupt), or a JSON file holding the resume list, [{\"interruptId\", \"status\", \"payload\"}]", func(value string) error {
+		a, err := agent.ParseAnswer(value)
+		if err != nil {
+			return err
+		}
+		l.answer = &a
+		return nil
+	})
 	flags.DurationVar(&l.timeout, "timeout", agent.DefaultTimeout, "bounds each run, from the request to the stream's end: an agent that never answers,\nor never ends its stream, fails there")
 }
 
@@ -34,7 +45,7 @@ func (l *liveFlags) register(flags *flag.FlagSet, inputUsage string) {
 func (l *liveFlags) given(flags *flag.FlagSet) string {
 	name := ""
 	flags.Visit(func(f *flag.Flag) {
-		if name == "" && (f.Name == "input" || f.Name == "scenario" || f.Name == "timeout") {
+		if name == "" && (f.Name == "input" || f.Name == "scenario" || f.Name == "timeout" || f.Name == "answer") {
 			name = f.Name
 		}
 	})

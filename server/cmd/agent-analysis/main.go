@@ -29,12 +29,47 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, errFailed) { // the report said it
-			fmt.Fprintln(os.Stderr, "agent-analysis:", err)
+	code := exitCode(run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError is a command line that cannot run (an unknown flag, a
+// missing file, no arguments, a URL without a scheme): exit status 2.
+type usageError struct {
+	err     error
+	printed bool // the flag package printed it, with the usage
+}
+
+func (u *usageError) Error() string { return u.err.Error() }
+func (u *usageError) Unwrap() error { return u.err }
+
+// usage marks err as the command line's fault.
+func usage(err error) error { return &usageError{err: err} }
+
+func usagef(format string, args ...any) error { return usage(fmt.Errorf(format, args...)) }
+
+// parseFailed is a flag.Parse error: the flag package printed it.
+func parseFailed(err error) error { return &usageError{err: err, printed: true} }
+
+// exitCode prints err, once, and gives the exit status: 0, 1 when a
+// check failed (the report said why) or something went wrong, 2 for a
+// command line that cannot run.
+func exitCode(err error, stderr io.Writer) int {
+	var u *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errFailed):
+		return 1
+	case errors.As(err, &u):
+		if !u.printed {
+			fmt.Fprintln(stderr, "agent-analysis:", err)
 		}
-		os.Exit(1)
+		return 2
 	}
+	fmt.Fprintln(stderr, "agent-analysis:", err)
+	return 1
 }
 
 // run runs a subcommand: serve (the default), check, or record.
@@ -82,15 +117,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case errors.Is(err, flag.ErrHelp):
 		return nil
 	case err != nil:
-		return err
+		return parseFailed(err)
 	case flags.NArg() > 0:
-		return fmt.Errorf("unexpected argument %q (see -h)", flags.Arg(0))
+		return usagef("unexpected argument %q (see -h)", flags.Arg(0))
 	case *maxStreams < 1:
-		return fmt.Errorf("-max-streams must be at least 1, got %d", *maxStreams)
+		return usagef("-max-streams must be at least 1, got %d", *maxStreams)
 	}
 	origins, err := parseOrigins(*corsOrigins)
 	if err != nil {
-		return err
+		return usage(err)
 	}
 	scripts, err := library.Load(fixtureDirs...)
 	if err != nil {

@@ -34,22 +34,22 @@ func runRecord(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case errors.Is(err, flag.ErrHelp):
 		return nil
 	case err != nil:
-		return err
+		return parseFailed(err)
 	case flags.NArg() > 0:
-		return fmt.Errorf("record: unexpected argument %q (see -h)", flags.Arg(0))
+		return usagef("record: unexpected argument %q (see -h)", flags.Arg(0))
 	case *out == "":
-		return errors.New("record: -o FILE is required")
+		return usagef("record: -o FILE is required")
 	case len(live.inputs) > 1:
-		return errors.New("record: one -input: a script holds one run")
+		return usagef("record: one -input: a script holds one run")
 	case live.timeout > script.MaxAfter:
-		return fmt.Errorf("record: -timeout %s is over an hour, the longest delay a script holds", live.timeout)
+		return usagef("record: -timeout %s is over an hour, the longest delay a script holds", live.timeout)
 	}
 	if err := checkOutput(*out); err != nil {
-		return fmt.Errorf("record: -o %s: %w", *out, err)
+		return usagef("record: -o %s: %w", *out, err)
 	}
 	runs, err := live.runs(flags)
 	if err != nil {
-		return fmt.Errorf("record: %w", err)
+		return usagef("record: %w", err)
 	}
 	verdict, err := record.Record(ctx, runs[0].request, *out)
 	if err != nil {

@@ -1,0 +1,104 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"github.com/agent-analysis/agent-analysis/agent"
+	"github.com/agent-analysis/agent-analysis/app/patch"
+	"github.com/agent-analysis/agent-analysis/app/protocol"
+	"github.com/agent-analysis/agent-analysis/script"
+)
+
+// A script whose stream ends interrupted may say how the run that resumes
+// it goes: "continuations", each the stream an agent plays for a resume
+// whose answers are its "when" (fixtures/approval.json). Each is replayed
+// as the continuing run: through a fresh consumer, its input the main
+// stream's input with the state and messages the stream ended with and a
+// resume list of the "when" entries, built and checked by the engine
+// (protocol.Pending.Resume).
+
+// answersOf is a continuation's "when" as the resume list that plays it:
+// each entry's status, or, where it leaves the status open, resolved
+// when it gives a payload and cancelled when not.
+func answersOf(c script.Continuation) []protocol.Answer {
+	out := make([]protocol.Answer, len(c.When))
+	for n, m := range c.When {
+		a := protocol.Answer{InterruptID: m.InterruptID, Status: protocol.ResumeStatus(m.Status), Payload: m.Payload}
+		if a.Status == "" {
+			a.Status = protocol.Abandoned
+			if m.Payload != nil {
+				a.Status = protocol.Resolved
+			}
+		}
+		out[n] = a
+	}
+	return out
+}
+
+// Continuations judges each continuation of a script as a run of its own,
+// named "SCRIPT/CONTINUATION": the resume must be one the engine sends,
+// and the stream must be accepted, every run ended, or, with useExpect,
+// agree with the continuation's "expect" when it has one.
+func Continuations(s script.Script, useExpect bool) []Result {
+	if len(s.Continuations) == 0 {
+		return nil
+	}
+	main := Run(s)
+	var out []Result
+	for _, c := range s.Continuations {
+		res := Result{Name: s.Name + "/" + c.Name}
+		if r, err := resume(s, main, c); err != nil {
+			res.Failures = []Failure{*err}
+		} else {
+			res.Failures, res.Notes = judge(r, compactJSON(c.Extra["expect"]), useExpect)
+		}
+		res.OK = len(res.Failures) == 0
+		out = append(out, res)
+	}
+	return out
+}
+
+// resume replays c as the run continuing main, the replay of s.
+func resume(s script.Script, main Replay, c script.Continuation) (Replay, *Failure) {
+	if main.Pending == nil {
+		return Replay{}, &Failure{Rule: ResumeRule, Text: "the stream does not end interrupted (" + ending(main) + "): there is nothing to resume"}
+	}
+	base, err := agent.NextInput(patch.Encode(main.Request), main.State, main.Messages)
+	if err != nil {
+		return Replay{}, &Failure{Rule: ResumeRule, Text: "the resume cannot be built: " + err.Error()}
+	}
+	stream := script.Script{Name: c.Name, Steps: c.Steps}
+	_, run := firstRun(stream)
+	in, err := main.Pending.Resume(base, run, answersOf(c), time.Now())
+	if err != nil {
+		f := refused(err)
+		return Replay{}, &f
+	}
+	return replay(stream, in, in, nil, protocol.Options{Peer: s.Peer, Speak: speaks(s), Continues: *main.Pending}), nil
+}
+
+// judge is a replay's failures and notes: against expect when asked and
+// there is one, else the stream must be accepted.
+func judge(r Replay, expect json.RawMessage, useExpect bool) ([]Failure, []string) {
+	if useExpect && expect != nil {
+		e, err := readExpect(expect)
+		if err != nil {
+			return []Failure{{Rule: "expect", Text: err.Error()}}, nil
+		}
+		return compare(r, e)
+	}
+	if f := verdict(r); f != nil {
+		return []Failure{*f}, warningNotes(r.Warnings)
+	}
+	return nil, warningNotes(r.Warnings)
+}
+
+func compactJSON(raw json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if raw == nil || json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
+}

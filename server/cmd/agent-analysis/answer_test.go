@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agent-analysis/agent-analysis/internal/testagent"
+	"github.com/agent-analysis/agent-analysis/internal/testfile"
+)
+
+// interruptingAgent interrupts its first run, asking to approve call c1
+// (and, with expired, something else that expired); a resume is answered
+// by resumed. asked counts the requests.
+func interruptingAgent(t *testing.T, expired bool, resumed func(w http.ResponseWriter, r *http.Request, in map[string]json.RawMessage)) (string, *atomic.Int32) {
+	var asked atomic.Int32
+	url := testagent.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		var in map[string]json.RawMessage
+		json.NewDecoder(r.Body).Decode(&in)
+		if in["resume"] != nil {
+			resumed(w, r, in)
+			return
+		}
+		late := ""
+		if expired {
+			late = `,{"id":"late","reason":"input","expiresAt":"2001-01-01T00:00:00Z"}`
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: {\"type\":\"RUN_STARTED\",\"threadId\":%s,\"runId\":%s}\n\n", in["threadId"], in["runId"])
+		fmt.Fprint(w, "data: {\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c1\",\"toolCallName\":\"rollback\"}\n\n")
+		fmt.Fprint(w, "data: {\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"c1\"}\n\n")
+		fmt.Fprintf(w, "data: {\"type\":\"RUN_FINISHED\",\"threadId\":%s,\"runId\":%s,\"outcome\":{\"type\":\"interrupt\",\"interrupts\":["+
+			"{\"id\":\"ask\",\"reason\":\"confirmation\",\"toolCallId\":\"c1\",\"responseSchema\":{\"type\":\"object\",\"properties\":{\"approved\":{\"type\":\"boolean\"}}}}%s]}}\n\n",
+			in["threadId"], in["runId"], late)
+	})
+	return url, &asked
+}
+
+// resumedWith streams a resumed run: RUN_STARTED, events, then finish
+// (a RUN_FINISHED's members after its ids), or none when finish is "-".
+func resumedWith(finish string, events ...string) func(w http.ResponseWriter, r *http.Request, in map[string]json.RawMessage) {
+	return func(w http.ResponseWriter, r *http.Request, in map[string]json.RawMessage) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: {\"type\":\"RUN_STARTED\",\"threadId\":%s,\"runId\":%s}\n\n", in["threadId"], in["runId"])
+		for _, e := range events {
+			fmt.Fprintf(w, "data: %s\n\n", e)
+		}
+		if finish != "-" {
+			fmt.Fprintf(w, "data: {\"type\":\"RUN_FINISHED\",\"threadId\":%s,\"runId\":%s%s}\n\n", in["threadId"], in["runId"], finish)
+		}
+	}
+}
+
+const callResult = `{"type":"TOOL_CALL_RESULT","messageId":"m2","toolCallId":"c1","content":"done"}`
+
+// check -url -answer answers an interrupted run and judges both runs:
+// two lines, two JSON results, two JUnit testcases.
+func TestCheckURLAnswersAnInterruptedRun(t *testing.T) {
+	var resume atomic.Value
+	url, asked := interruptingAgent(t, false, func(w http.ResponseWriter, r *http.Request, in map[string]json.RawMessage) {
+		resume.Store(string(in["resume"]))
+		resumedWith("", callResult)(w, r, in)
+	})
+	junit := filepath.Join(t.TempDir(), "report.xml")
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"check", "-url", url, "-answer", "approve", "-junit", junit}, &out, io.Discard); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	lines := strings.Split(out.String(), "\n")
+	if !strings.HasPrefix(lines[0], `ok   normal (interrupted: run "run-`) || !strings.HasSuffix(lines[0], `waits for interrupt "ask" (confirmation, on tool call "c1"))`) ||
+		lines[2] != "ok   normal/approved" || !strings.HasPrefix(lines[3], "     200 text/event-stream · 3 events") || lines[4] != "2 passed, 0 failed" {
+		t.Errorf("%s", out.String())
+	}
+	if got := resume.Load(); got != `[{"interruptId":"ask","status":"resolved","payload":{"approved":true}}]` || asked.Load() != 2 {
+		t.Errorf("resume %v, asked %d", got, asked.Load())
+	}
+	raw, _ := os.ReadFile(junit)
+	var doc struct {
+		Suites []struct {
+			Cases []struct {
+				Name      string `xml:"name,attr"`
+				Classname string `xml:"classname,attr"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(raw, &doc); err != nil || len(doc.Suites[0].Cases) != 2 || doc.Suites[0].Cases[1].Name != "normal/approved" || doc.Suites[0].Cases[1].Classname != url {
+		t.Errorf("%v\n%s", err, raw)
+	}
+
+	out.Reset()
+	if err := run(t.Context(), []string{"check", "-url", url, "-answer", "reject", "-json"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var report struct {
+		Passed  int
+		Results []struct {
+			Name, Interrupted, Continues string
+			Resume                       json.RawMessage
+		}
+	}
+	if json.Unmarshal(out.Bytes(), &report) != nil || report.Passed != 2 || len(report.Results) != 2 ||
+		!strings.Contains(report.Results[0].Interrupted, `"ask"`) || report.Results[1].Name != "normal/rejected" || report.Results[1].Continues != "normal" ||
+		!strings.Contains(compact(report.Results[1].Resume), `"payload":{"approved":false}`) {
+		t.Errorf("%s", out.String())
+	}
+}
+
+// Without -answer, an interrupted run is no failure: its line says so,
+// and which flag answers it.
+func TestCheckURLSaysARunIsInterrupted(t *testing.T) {
+	url, asked := interruptingAgent(t, false, nil)
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"check", "-url", url}, &out, io.Discard); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if first, _, _ := strings.Cut(out.String(), "\n"); !strings.HasSuffix(first, `; -answer approve|reject|cancel|FILE answers it)`) || asked.Load() != 1 {
+		t.Errorf("%s", out.String())
+	}
+}
+
+// Agents that go wrong when resumed fail the resumed run, by its rule.
+func TestCheckURLAgainstAgentsThatResumeBadly(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		args    []string
+		resumed func(w http.ResponseWriter, r *http.Request, in map[string]json.RawMessage)
+		want    string // the resumed run's line
+		failed  bool
+		note    string
+	}{
+		{"never comes", []string{"-timeout", "200ms"}, func(w http.ResponseWriter, r *http.Request, _ map[string]json.RawMessage) {
+			testagent.NeverAnswers(w, r)
+		},
+			"FAIL normal/cancelled: no answer within 200ms: the agent sent no response headers", true, ""},
+		{"answers 422", nil, func(w http.ResponseWriter, r *http.Request, _ map[string]json.RawMessage) {
+			w.Header().Set("Content-Type", "application/problem+json")
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			fmt.Fprint(w, `{"title":"Bad resume","detail":"resume/0: no such interrupt"}`)
+		}, "FAIL normal/cancelled: the agent answered 422 Unprocessable Entity, not 2xx: Bad resume resume/0: no such interrupt", true, ""},
+		{"stream cut", nil, resumedWith("-", callResult), `FAIL normal/cancelled: truncated: `, true, ""},
+		{"interrupts again", nil, resumedWith(`,"outcome":{"type":"interrupt","interrupts":[{"id":"again","reason":"x"}]}`),
+			`ok   normal/cancelled (interrupted: again: run "run-`, false, ""},
+		{"leaves the call unanswered", []string{"-v"}, resumedWith(""), "ok   normal/cancelled", false,
+			`note: warning (resume-unanswered-call): run "run-`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			url, _ := interruptingAgent(t, false, tt.resumed)
+			var out bytes.Buffer
+			err := run(t.Context(), append([]string{"check", "-url", url, "-answer", "cancel"}, tt.args...), &out, io.Discard)
+			if errors.Is(err, errFailed) != tt.failed || (err != nil && !errors.Is(err, errFailed)) {
+				t.Errorf("err %v", err)
+			}
+			var resumedLine string
+			for _, l := range strings.Split(out.String(), "\n") {
+				if strings.Contains(l, "normal/cancelled") {
+					resumedLine = l
+				}
+			}
+			if !strings.HasPrefix(resumedLine, tt.want) || !strings.Contains(out.String(), tt.note) {
+				t.Errorf("%s\nwant a line %q and %q", out.String(), tt.want, tt.note)
+			}
+		})
+	}
+}
+
+// A resume the engine refuses is a failure naming the member at fault,
+// and nothing is sent.
+func TestCheckURLSendsNoResumeTheEngineRefuses(t *testing.T) {
+	url, asked := interruptingAgent(t, true, resumedWith("", callResult))
+	dir := t.TempDir()
+	late := testfile.Write(t, dir, "late.json", `[{"interruptId":"ask","status":"resolved","payload":{"approved":true}},{"interruptId":"late","status":"resolved","payload":1}]`)
+	var out bytes.Buffer
+	err := run(t.Context(), []string{"check", "-url", url, "-answer", late}, &out, io.Discard)
+	lines := strings.Split(out.String(), "\n")
+	if !errors.Is(err, errFailed) || lines[2] != `FAIL normal/late: the resume was not sent: resume/1/status: interrupt "late" expired at 2001-01-01T00:00:00Z: it can only be cancelled` ||
+		asked.Load() != 1 {
+		t.Errorf("%v, asked %d\n%s", err, asked.Load(), out.String())
+	}
+	// approve answers the approval and cancels the expired interrupt.
+	if err := run(t.Context(), []string{"check", "-url", url, "-answer", "approve"}, io.Discard, io.Discard); err != nil || asked.Load() != 3 {
+		t.Errorf("approve: %v, asked %d", err, asked.Load())
+	}
+}
+
+func compact(raw []byte) string {
+	var b bytes.Buffer
+	json.Compact(&b, raw)
+	return b.String()
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-analysis/agent-analysis/internal/testfile"
+)
+
+// A command line that cannot run exits 2, its error printed once; a
+// failed check exits 1, the report having said why.
+func TestExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	valid := "../../../check/testdata/scripts/valid.jsonl"
+	for _, tt := range []struct {
+		args   []string
+		code   int
+		stderr string // its one line, or "" for none
+	}{
+		{[]string{"check", valid}, 0, ""},
+		{[]string{"check", "../../../check/testdata/scripts/after-finish.json"}, 1, ""},
+		{[]string{"check"}, 2, "agent-analysis: check: name at least one file or directory, or an agent with -url"},
+		{[]string{"check", "-nope", valid}, 2, "flag provided but not defined: -nope"},
+		{[]string{"check", filepath.Join(dir, "missing.json")}, 2, "agent-analysis: check: " + filepath.Join(dir, "missing.json") + ": no such file or directory"},
+		{[]string{"check", valid, filepath.Join(dir, "missing.json")}, 2, "no such file or directory"},
+		{[]string{"check", "-url", "localhost:8080"}, 2, `agent-analysis: check: -url: "localhost:8080" is not an http:// or https:// URL`},
+		{[]string{"check", "-url", "http://x", "-input", filepath.Join(dir, "missing.json")}, 2, "no such file or directory"},
+		{[]string{"check", "-url", "http://x", "-answer", filepath.Join(dir, "missing.json")}, 2, "invalid value"},
+		{[]string{"check", "-answer", "approve", valid}, 2, "agent-analysis: check: -answer goes with -url"},
+		{[]string{"record", "-url", "http://x"}, 2, "agent-analysis: record: -o FILE is required"},
+		{[]string{"-max-streams", "0"}, 2, "agent-analysis: -max-streams must be at least 1, got 0"},
+	} {
+		var stderr bytes.Buffer
+		err := run(context.Background(), tt.args, io.Discard, &stderr)
+		code := exitCode(err, &stderr)
+		if code != tt.code || !strings.Contains(stderr.String(), tt.stderr) || (tt.stderr == "" && stderr.Len() > 0) {
+			t.Errorf("%v: exit %d, want %d; stderr:\n%s", tt.args, code, tt.code, stderr.String())
+		}
+		if tt.stderr != "" && strings.Count(stderr.String(), tt.stderr) != 1 {
+			t.Errorf("%v: the error is printed %d times:\n%s", tt.args, strings.Count(stderr.String(), tt.stderr), stderr.String())
+		}
+	}
+}
+
+// One file that cannot be read, among several, gets its own FAIL line;
+// the others are still checked.
+func TestOneUnreadableFileAmongSeveral(t *testing.T) {
+	dir := t.TempDir()
+	bad := testfile.Write(t, dir, "bad.json", `[{"type": RUN_STARTED}]`)
+	gone := filepath.Join(dir, "gone.json")
+	os.Symlink(filepath.Join(dir, "nowhere"), gone)
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"check", bad, gone, "../../../check/testdata/scripts/valid.jsonl"}, &out, io.Discard)
+	lines := strings.Split(out.String(), "\n")
+	if !errors.Is(err, errFailed) || !strings.HasPrefix(lines[0], "FAIL bad: "+bad+": line 1: invalid JSON") ||
+		!strings.HasPrefix(lines[1], "FAIL gone: "+gone+": ") || lines[2] != "ok   valid" || lines[3] != "1 passed, 2 failed" {
+		t.Errorf("%v\n%s", err, out.String())
+	}
+}
+
+// check reads what curl -N writes: this server's golden streams among them.
+func TestCheckReadsSSECaptures(t *testing.T) {
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"check", "-v", "../../testdata/normal.sse", "../../../check/testdata/captures/crlf.sse"}, &out, io.Discard)
+	if err != nil || !strings.HasPrefix(out.String(), "ok   normal\nok   crlf\n") || !strings.Contains(out.String(), `note: SSE fields AG-UI gives no meaning to, which clients ignore: "event" ×1`) {
+		t.Errorf("%v\n%s", err, out.String())
+	}
+}
