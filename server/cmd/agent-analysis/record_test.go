@@ -34,8 +34,12 @@ var renamed = map[string]map[string]string{
 	"nested-run-started":     {"run-nested": "run-2"},
 	"finished-wrong-run":     {"019cd777-880c-7152-b22f-7538ad95378d": "run-2"},
 	"other-thread":           {"thread-of-another-tab": "thread-2"},
-	"outcome-interrupt":      {"approve-budget": "interrupt-1"},
+	"outcome-interrupt":      {"approve-budget@t": "interrupt-1"}, // a script that continues serves its interrupts bound to the thread
+	"duplicate-interrupt-id": {"approve-budget": "interrupt-1"},
 	"approval":               {"call-rollback": "call-1", "msg-proposal": "msg-1", "rollback-api@t": "interrupt-1"},
+	"expired-interrupt":      {"call-rollback": "call-1", "msg-proposal": "msg-1", "rollback-api@t": "interrupt-1"},
+	"resume-unanswered-call": {"call-rollback": "call-1", "msg-proposal": "msg-1", "rollback-api@t": "interrupt-1"},
+	"resume-unknown-id":      {"call-rollback": "call-1", "msg-proposal": "msg-1", "rollback-api@t": "interrupt-1"},
 }
 
 func body(t *testing.T, base, scenario string) string {
