@@ -197,3 +197,65 @@ func compact(raw []byte) string {
 	json.Compact(&b, raw)
 	return b.String()
 }
+
+// record -answer keeps the interrupted run and the run that resumes it,
+// as the script's one continuation, ids stable; check replays both.
+func TestRecordAnswersAnInterruptedRun(t *testing.T) {
+	url, asked := interruptingAgent(t, false, resumedWith("", callResult))
+	path := filepath.Join(t.TempDir(), "rec.json")
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"record", "-url", url, "-answer", "approve", "-o", path}, &out, io.Discard); err != nil || asked.Load() != 2 {
+		t.Fatalf("%v, asked %d\n%s", err, asked.Load(), out.String())
+	}
+	if !strings.HasPrefix(out.String(), "recorded "+path+`: 4 events, 0 comments; its resume "approved": 3 events, 0 comments`) ||
+		!strings.Contains(out.String(), "ok   the stream is valid AG-UI 1.0, every run ended (interrupted: ") ||
+		!strings.Contains(out.String(), "ok   the resumed run's stream is valid AG-UI 1.0, every run ended\n") {
+		t.Errorf("%s", out.String())
+	}
+	raw, _ := os.ReadFile(path)
+	var s struct {
+		Stream        []struct{ Event json.RawMessage }
+		Continuations []struct {
+			Name   string
+			When   json.RawMessage
+			Stream []struct{ Event json.RawMessage }
+		}
+	}
+	if err := json.Unmarshal(raw, &s); err != nil || len(s.Stream) != 4 || len(s.Continuations) != 1 {
+		t.Fatalf("%v\n%s", err, raw)
+	}
+	c := s.Continuations[0]
+	if c.Name != "approved" || compact(c.When) != `[{"interruptId":"interrupt-1","status":"resolved","payload":{"approved":true}}]` || len(c.Stream) != 3 ||
+		compact(c.Stream[0].Event) != `{"type":"RUN_STARTED","threadId":"thread-1","runId":"run-2"}` ||
+		!strings.Contains(compact(s.Stream[3].Event), `"interrupts":[{"id":"interrupt-1"`) {
+		t.Errorf("%s", raw)
+	}
+	out.Reset()
+	if err := run(t.Context(), []string{"check", "-expect", path}, &out, io.Discard); err != nil || out.String() != "ok   rec\nok   rec/approved\n2 passed, 0 failed\n" {
+		t.Errorf("check of the recording: %v\n%s", err, out.String())
+	}
+}
+
+// A recording whose resume goes wrong writes nothing; -answer to a run
+// that is not interrupted is a note.
+func TestRecordAnswersOnlyWhatItCan(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rec.json")
+	refusing, _ := interruptingAgent(t, false, func(w http.ResponseWriter, r *http.Request, _ map[string]json.RawMessage) {
+		http.Error(w, "no", http.StatusBadRequest)
+	})
+	var out bytes.Buffer
+	err := run(t.Context(), []string{"record", "-url", refusing, "-answer", "reject", "-o", path}, &out, io.Discard)
+	if err == nil || err.Error() != "record: nothing recorded: the resumed run: http-status: the agent answered 400 Bad Request, not 2xx: \"no\"" ||
+		!strings.HasPrefix(out.String(), "FAIL rec/rejected: the agent answered 400") {
+		t.Errorf("%v\n%s", err, out.String())
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("a file was written")
+	}
+	out.Reset()
+	if err := run(t.Context(), []string{"record", "-url", testagent.Ours(t), "-answer", "approve", "-o", path}, &out, io.Discard); err != nil ||
+		!strings.Contains(out.String(), "note: -answer: the run did not end interrupted: there was nothing to answer") {
+		t.Errorf("%v\n%s", err, out.String())
+	}
+}

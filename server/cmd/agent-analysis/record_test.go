@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -223,10 +224,29 @@ func TestRecordWritesNothingFromABadUpstream(t *testing.T) {
 			}
 		})
 	}
-	missing := filepath.Join(dir, "no-such-dir", "x.json")
-	if err := run(t.Context(), []string{"record", "-url", testagent.Ours(t), "-o", missing}, io.Discard, io.Discard); err == nil ||
-		!strings.HasPrefix(err.Error(), "record: nothing recorded: "+missing+": ") {
-		t.Errorf("into a missing directory: %v", err)
+}
+
+// record checks it can write -o before it asks the agent for anything.
+func TestRecordChecksItsOutputFirst(t *testing.T) {
+	var asked atomic.Int32
+	url := testagent.Upstream(t, func(w http.ResponseWriter, r *http.Request) { asked.Add(1) })
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file.json")
+	os.WriteFile(file, []byte("{}"), 0o644)
+	os.Mkdir(filepath.Join(dir, "folder.json"), 0o755)
+	for path, says := range map[string]string{
+		filepath.Join(dir, "no-such-dir", "x.json"): "the folder " + filepath.Join(dir, "no-such-dir") + " does not exist",
+		filepath.Join(file, "x.json"):               file + " is not a folder",
+		filepath.Join(dir, "folder.json"):           "it is a folder",
+	} {
+		var stderr bytes.Buffer
+		err := run(t.Context(), []string{"record", "-url", url, "-o", path}, io.Discard, &stderr)
+		if err == nil || err.Error() != "record: -o "+path+": "+says || exitCode(err, &stderr) != 2 {
+			t.Errorf("%v\nwant %q", err, says)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 || asked.Load() != 0 {
+		t.Errorf("%d files (a probe left?), the agent asked %d times", len(entries), asked.Load())
 	}
 }
 
