@@ -18,6 +18,7 @@ import (
 	"github.com/agent-analysis/agent-analysis/app/patch"
 	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/library"
+	"github.com/agent-analysis/agent-analysis/script"
 )
 
 // maxBody bounds a RunAgentInput; the demo client sends about 200 bytes.
@@ -34,6 +35,9 @@ type runInput struct {
 	Scenario string
 	Version  string   // the consumer's protocolVersion, "" for none
 	Warnings []string // what was stripped, or the version it declared
+	// Continuation is what a resume plays (resume.go); nil when the
+	// input resumes nothing and the script plays from its start.
+	Continuation *script.Continuation
 }
 
 // decodeRunInput reads and checks the whole request, so every failure is a
@@ -43,7 +47,7 @@ type runInput struct {
 // required fields and the kinds of known fields are checked, unrecognised
 // members are removed with a warning. The body must arrive within
 // timeout; the server's shutdown cuts a read short. The scenario must be
-// one of scripts.
+// one of scripts, and a resume one its script can continue.
 func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validate, timeout time.Duration, scripts *library.Library) (runInput, *Problem) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		return runInput{}, problem(http.StatusUnsupportedMediaType, "unsupported-media-type",
@@ -87,6 +91,14 @@ func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validat
 	}
 	if p := readScenario(in.ForwardedProps(), &req.Scenario, scripts); p != nil {
 		return runInput{}, p
+	}
+	if in.Answers() != nil { // a resume list, even an empty one
+		s, _ := scripts.Lookup(req.Scenario)
+		c, p := continuationFor(in, s, time.Now())
+		if p != nil {
+			return runInput{}, p
+		}
+		req.Continuation = c
 	}
 	return req, nil
 }

@@ -19,6 +19,9 @@ func handleRun(cfg Config, v *validator.Validate, slots streamSlots) http.Handle
 		}
 		addLogAttrs(r.Context(), slog.String("scenario", req.Scenario),
 			slog.String("threadId", req.ThreadID), slog.String("runId", req.RunID))
+		if req.Continuation != nil {
+			addLogAttrs(r.Context(), slog.String("continuation", req.Continuation.Name))
+		}
 		if len(req.Warnings) > 0 {
 			addLogAttrs(r.Context(), slog.Any("inputWarnings", req.Warnings))
 		}
@@ -39,6 +42,9 @@ func handleRun(cfg Config, v *validator.Validate, slots streamSlots) http.Handle
 		rc := http.NewResponseController(w)
 		script, _ := cfg.Scripts.Lookup(req.Scenario) // decodeRunInput checked it exists
 		steps := script.ForRequest(req.ThreadID, req.RunID)
+		if req.Continuation != nil {
+			steps = script.Continue(*req.Continuation, req.ThreadID, req.RunID)
+		}
 		// The client must see the stream open at once, and on HTTP/1.1 a
 		// disconnect is only noticed once the response has started. When
 		// the first event is due now, it carries the headers out; else they

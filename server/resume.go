@@ -1,0 +1,81 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/agent-analysis/agent-analysis/app/protocol"
+	"github.com/agent-analysis/agent-analysis/script"
+)
+
+// A request whose input has a "resume" list continues a run its script
+// interrupted (basic/patterns/interrupt-resume). The server kept nothing
+// of that run: the script says what it raised, and the interrupt ids say
+// on which thread (script.BindInterrupt: served as "<id>@<threadId>").
+// So the resume is judged on the request alone, as a consumer judges the
+// one it sends (protocol.Pending.Check), and the first of the script's
+// continuations its answers match is played; every refusal is a 422
+// before any stream byte.
+
+// continuationFor is what a resume of s's interrupted run plays, for the
+// request's input in, at now.
+func continuationFor(in protocol.Input, s script.Script, now time.Time) (*script.Continuation, *Problem) {
+	if len(s.Continuations) == 0 {
+		return nil, refused("resume", fmt.Sprintf("Scenario %q does not continue an interrupted run: send no resume list.", s.Name))
+	}
+	raised := s.Interrupts()
+	ids := make([]string, len(raised))
+	for n, i := range raised {
+		ids[n] = i.ID
+	}
+	answers := in.Answers()
+	// An id bound to another thread names an interrupt this thread never
+	// saw: refused before the coverage check, which would only call it
+	// unknown.
+	for n, a := range answers {
+		if _, other, ok := script.UnbindInterrupt(a.InterruptID, in.ThreadID, ids); !ok && other != "" {
+			return nil, refused(fmt.Sprintf("resume/%d/interruptId", n), fmt.Sprintf(
+				"Interrupt %q was raised on thread %q, not this one (%q): a resume answers the interrupts of its own thread.",
+				a.InterruptID, other, in.ThreadID))
+		}
+	}
+	pending := protocol.Pending{ThreadID: in.ThreadID, RunID: runOf(s), Interrupts: make([]protocol.Interrupt, len(raised))}
+	for n, i := range raised {
+		i.ID = script.BindInterrupt(i.ID, in.ThreadID)
+		pending.Interrupts[n] = i
+	}
+	var re *protocol.ResumeError
+	if err := pending.Check(in, now); errors.As(err, &re) {
+		return nil, refused(re.Field, re.Reason)
+	} else if err != nil {
+		return nil, refused("resume", err.Error())
+	}
+	unbound := make([]protocol.Answer, len(answers))
+	for n, a := range answers {
+		a.InterruptID, _, _ = script.UnbindInterrupt(a.InterruptID, in.ThreadID, ids)
+		unbound[n] = a
+	}
+	names := make([]string, len(s.Continuations))
+	for n, c := range s.Continuations {
+		if c.Matches(unbound) {
+			return &s.Continuations[n], nil
+		}
+		names[n] = fmt.Sprintf("%q", c.Name)
+	}
+	return nil, refused("resume", fmt.Sprintf("No continuation of scenario %q takes these answers; it has %s.", s.Name, strings.Join(names, ", ")))
+}
+
+// runOf is the interrupted run as the script names it.
+func runOf(s script.Script) string {
+	_, run := s.Requested()
+	return run
+}
+
+func refused(field, detail string) *Problem {
+	p := problem(http.StatusUnprocessableEntity, "resume-refused", "Resume refused", detail)
+	p.Field = field
+	return p
+}
