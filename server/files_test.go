@@ -87,7 +87,7 @@ func TestAnUnknownScenarioListsFileScriptsToo(t *testing.T) {
 	h.ServeHTTP(rec, req)
 	var p server.Problem
 	json.Unmarshal(rec.Body.Bytes(), &p)
-	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(p.Detail, "first-not-run-started, from-a-file, invalid") {
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(p.Detail, "first-not-run-started, from-a-file, ") {
 		t.Errorf("%d %s", rec.Code, p.Detail)
 	}
 }

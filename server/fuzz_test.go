@@ -8,16 +8,20 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-analysis/agent-analysis/app/patch"
 	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/script"
 	"github.com/agent-analysis/agent-analysis/server"
 )
 
 // FuzzRunRequest: whatever the body, the answer is a problem+json 4xx, or
-// 200 with exactly the named script's events for the request's ids.
-// Never a panic, never a 5xx.
+// 200 with exactly the named script's events for the request's ids, or,
+// for a resume, the events of the first continuation its answers match,
+// which the engine's own check of the resume accepts. Never a panic,
+// never a 5xx.
 func FuzzRunRequest(f *testing.F) {
 	f.Add(runBody("t", "r", "normal"), "application/json")
 	f.Add(runBody("t", "r", "invalid"), "application/json; charset=utf-8")
@@ -28,6 +32,13 @@ func FuzzRunRequest(f *testing.F) {
 	f.Add(`{"threadId":null}`, "application/json")
 	f.Add(`{"threadId":"t","runId":"r","forwardedProps":{"scenario":"normal"}}`, "text/plain")
 	f.Add(`nul`, "application/json")
+	f.Add(resumeBody("t", "r2", "approval", `[{"interruptId":"rollback-api@t","status":"resolved","payload":{"approved":true}}]`), "application/json")
+	f.Add(resumeBody("t", "r2", "approval", `[{"interruptId":"rollback-api@t","status":"cancelled"}]`), "application/json")
+	f.Add(resumeBody("t", "r2", "approval", `[{"interruptId":"rollback-api@u","status":"cancelled"}]`), "application/json")
+	f.Add(resumeBody("t", "r2", "expired-interrupt", `[{"interruptId":"rollback-api@t","status":"resolved","payload":{"approved":false}}]`), "application/json")
+	f.Add(resumeBody("t", "r2", "outcome-interrupt", `[{"interruptId":"approve-budget@t","status":"cancelled","metadata":{"by":"me"}}]`), "application/json")
+	f.Add(resumeBody("t", "r2", "resume-unanswered-call", `[]`), "application/json")
+	f.Add(resumeBody("t", "r2", "normal", `[{"interruptId":"x","status":"cancelled"}]`), "application/json")
 
 	h := server.New(server.Config{NoDelay: true})
 	f.Fuzz(func(t *testing.T, body, contentType string) {
@@ -50,12 +61,16 @@ func FuzzRunRequest(f *testing.F) {
 				t.Fatalf("streamed for an input the engine refuses: %v", err)
 			}
 			scenario, _ := in.ForwardedProps().(*patch.Object).Get("scenario")
-			script, ok := fixtures.Lookup(scenario.(string))
+			fixture, ok := fixtures.Lookup(scenario.(string))
 			if !ok {
 				t.Fatalf("streamed an unknown script %v", scenario)
 			}
+			steps := fixture.ForRequest(in.ThreadID, in.RunID)
+			if answers := in.Answers(); answers != nil {
+				steps = continued(t, fixture.Script, in, answers)
+			}
 			var want [][]byte
-			for _, st := range script.ForRequest(in.ThreadID, in.RunID) {
+			for _, st := range steps {
 				if st.Event != nil {
 					want = append(want, st.Event)
 				}
@@ -75,4 +90,37 @@ func FuzzRunRequest(f *testing.F) {
 			t.Fatalf("status %d: %s", rec.Code, rec.Body)
 		}
 	})
+}
+
+// continued is what a resume the server accepted must play: the first
+// continuation its answers match, their ids unbound; the resume must be
+// one the engine accepts for the interrupts the script raised.
+func continued(t *testing.T, s script.Script, in protocol.Input, answers []protocol.Answer) []script.Step {
+	t.Helper()
+	var ids []string
+	p := protocol.Pending{ThreadID: in.ThreadID}
+	for _, i := range s.Interrupts() {
+		ids = append(ids, i.ID)
+		i.ID = script.BindInterrupt(i.ID, in.ThreadID)
+		p.Interrupts = append(p.Interrupts, i)
+	}
+	if err := p.Check(in, time.Now()); err != nil {
+		t.Fatalf("streamed for a resume the engine refuses: %v", err)
+	}
+	unbound := make([]protocol.Answer, len(answers))
+	for n, a := range answers {
+		id, _, ok := script.UnbindInterrupt(a.InterruptID, in.ThreadID, ids)
+		if !ok {
+			t.Fatalf("streamed for an interrupt id %q not of this thread", a.InterruptID)
+		}
+		a.InterruptID = id
+		unbound[n] = a
+	}
+	for _, c := range s.Continuations {
+		if c.Matches(unbound) {
+			return s.Continue(c, in.ThreadID, in.RunID)
+		}
+	}
+	t.Fatalf("streamed for answers no continuation takes")
+	return nil
 }
