@@ -14,11 +14,11 @@
 import { spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { HttpAgent } from "@ag-ui/client";
+import { HttpAgent, buildResumeArray } from "@ag-ui/client";
 
 const root = new URL("../", import.meta.url);
 const groups = ["demo", "fatal", "warn", "legal"];
-const scenarios = ["normal", "invalid", "slow"];
+const scenarios = ["normal", "invalid", "slow", "approval"];
 const scripts = readdirSync(new URL("fixtures/", root)).filter((f) => f.endsWith(".json"))
   .map((f) => JSON.parse(readFileSync(new URL(`fixtures/${f}`, root))))
   .sort((a, b) => groups.indexOf(a.group) - groups.indexOf(b.group)
@@ -70,22 +70,14 @@ const cell = (s) => s.replaceAll("|", "\\|");
 
 const rows = [];
 const statuses = new Set();
-let body;
-for (const script of scripts) {
+let body, resumeBody;
+
+// One runAgent call, measured: how it ended, the terminal events its
+// subscriber saw, its console warnings.
+const measure = async (agent, params) => {
   const warnings = [];
   const warn = console.warn;
   console.warn = (...args) => warnings.push(args.map(String).join(" "));
-  const agent = new HttpAgent({
-    url: `${base}/api/agent-analysis`,
-    threadId: "conformance",
-    // Only watches: the request goes out as HttpAgent made it.
-    fetch: async (url, init) => {
-      body ??= init.body;
-      const response = await fetch(url, init);
-      statuses.add(response.status);
-      return response;
-    },
-  });
   const terminal = [];
   const subscriber = {
     onRunFinishedEvent: ({ outcome }) => { terminal.push(`RUN_FINISHED ${outcome}`); }, // the outcome as the client reads it
@@ -93,7 +85,7 @@ for (const script of scripts) {
   };
   let ending;
   try {
-    await agent.runAgent({ runId: `run-${script.name}`, forwardedProps: { scenario: script.name } }, subscriber);
+    await agent.runAgent(params, subscriber);
     ending = "resolves";
   } catch (err) {
     ending = `throws: ${shortError(err)}`;
@@ -103,7 +95,43 @@ for (const script of scripts) {
   const parts = [ending];
   if (!ending.startsWith("throws") || terminal.length) parts.push(`saw ${terminal.join(", ") || "no terminal event"}`);
   if (warnings.length) parts.push(`${warnings.length} warning${warnings.length > 1 ? "s" : ""}: ${warnings.map(shortWarning).join("; ")}`);
-  rows.push([`\`${script.name}\``, said[script.group], requires(script), ours(script.outcome), parts.join("; "), describe(agent.state)].map(cell));
+  return parts.join("; ");
+};
+
+const newAgent = () => new HttpAgent({
+  url: `${base}/api/agent-analysis`,
+  threadId: "conformance",
+  // Only watches: the request goes out as HttpAgent made it.
+  fetch: async (url, init) => {
+    if (JSON.parse(init.body).resume) resumeBody ??= init.body;
+    else body ??= init.body;
+    const response = await fetch(url, init);
+    statuses.add(response.status);
+    return response;
+  },
+});
+
+for (const script of scripts) {
+  const agent = newAgent();
+  const did = await measure(agent, { runId: `run-${script.name}`, forwardedProps: { scenario: script.name } });
+  rows.push([`\`${script.name}\``, said[script.group], requires(script), ours(script.outcome), did, describe(agent.state)].map(cell));
+  // A script that continues: run it again, and resume it with each
+  // continuation's answers, built by the client's own buildResumeArray
+  // from the interrupts it holds (the server names them for the thread:
+  // "rollback-api@conformance" answers the script's "rollback-api").
+  for (const c of script.continuations ?? []) {
+    const agent = newAgent();
+    await measure(agent, { runId: `run-${script.name}-${c.name}-1`, forwardedProps: { scenario: script.name } });
+    const responses = {};
+    for (const i of agent.pendingInterrupts) {
+      const w = c.when.find((w) => w.interruptId === i.id.replace(/@[^@]*$/, ""));
+      responses[i.id] = w?.status === "resolved" ? { status: "resolved", payload: w.payload } : { status: "cancelled" };
+    }
+    const resume = buildResumeArray(agent.pendingInterrupts, responses);
+    const did = await measure(agent, { runId: `run-${script.name}-${c.name}-2`, forwardedProps: { scenario: script.name }, resume });
+    rows.push([`\`${script.name}\` → ${c.name}`, said[script.group], "Send a resume answering every open interrupt; apply the resumed run to the same state.",
+      ours(c.outcome ?? script.outcome), did, describe(agent.state)].map(cell));
+  }
 }
 server.kill("SIGTERM");
 
@@ -112,3 +140,4 @@ console.log("|---|---|---|---|---|---|");
 for (const row of rows) console.log(`| ${row.join(" | ")} |`);
 console.log();
 console.log(`Every request was HttpAgent's own body, answered ${[...statuses].join(", ")}: ${body}`);
+if (resumeBody) console.log(`A resume, as HttpAgent built it: ${resumeBody}`);
