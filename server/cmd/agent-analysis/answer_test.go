@@ -259,3 +259,16 @@ func TestRecordAnswersOnlyWhatItCan(t *testing.T) {
 		t.Errorf("%v\n%s", err, out.String())
 	}
 }
+
+// This server's approval scenario plays the continuation a resume's
+// answers select: every answer gives two passing runs.
+func TestCheckURLAnswersTheApprovalScenario(t *testing.T) {
+	api := testagent.Ours(t)
+	for how, name := range map[string]string{"approve": "approved", "reject": "rejected", "cancel": "cancelled"} {
+		var out bytes.Buffer
+		err := run(t.Context(), []string{"check", "-url", api, "-scenario", "approval", "-answer", how, "-v"}, &out, io.Discard)
+		if err != nil || !strings.Contains(out.String(), "\nok   approval/"+name+"\n") || !strings.HasSuffix(out.String(), "2 passed, 0 failed\n") || strings.Contains(out.String(), "note:") {
+			t.Errorf("%s: %v\n%s", how, err, out.String())
+		}
+	}
+}
