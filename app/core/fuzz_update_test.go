@@ -2,9 +2,13 @@ package core_test
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
+	"time"
 
 	"github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/core/coretest"
+	"github.com/agent-analysis/agent-analysis/app/effects"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
@@ -19,6 +23,9 @@ func FuzzUpdate(f *testing.F) {
 	f.Add([]byte{1, 5, 8}, []byte(`{"type":"STATE_DELTA","delta":[{"op":"copy","from":"/services","path":"/services/-"}]}`))
 	f.Add([]byte{1, 8, 5, 6, 10, 11, 2}, []byte(`{"type":"RUN_ERROR","message":"x"}`))
 	f.Add([]byte{1, 5, 6, 9, 8}, []byte(`{"type":"RUN_ERROR","message":"late"}`))
+	// approval: Run, its events to the interrupt, an answer, the resumed run's events.
+	f.Add([]byte{16, 1, 15, 31, 47, 63, 79, 95, 111, 127, 30, 15, 63, 10}, []byte(`{"type":"CUSTOM","name":"n","value":1}`))
+	f.Add([]byte{16, 1, 15, 31, 47, 63, 79, 95, 111, 127, 1, 30, 3}, []byte(`{"type":"RUN_ERROR","message":"late"}`))
 
 	names := fixtures.Names()
 	ids := []string{"api", "checkout", "auth", "search", "zzz"}
@@ -27,13 +34,17 @@ func FuzzUpdate(f *testing.F) {
 		started := `{"type":"RUN_STARTED","threadId":"thread-1","runId":"%s"}`
 		finished := `{"type":"RUN_FINISHED","threadId":"thread-1","runId":"%s"}`
 		for i, b := range program {
-			arg := int(b) / 14
+			arg := int(b) / kinds
 			before, n := p.m, len(p.cmds)
 			g := p.m.Generation
 			open := g > 0 && p.consumers[g] != nil
-			switch b % 14 {
+			switch b % kinds {
 			case 0:
-				p.send(core.ChoseScenario{Name: names[arg%len(names)]})
+				name := names[arg%len(names)]
+				if arg == 1 {
+					name = "approval"
+				}
+				p.send(core.ChoseScenario{Name: name})
 			case 1:
 				p.send(core.ClickedRun{})
 			case 2:
@@ -71,17 +82,42 @@ func FuzzUpdate(f *testing.F) {
 				p.send(core.Navigated{To: core.Destination(arg % 2)})
 			case 13:
 				p.send(core.ClickedService{ID: ids[arg%len(ids)]})
+			case 14:
+				id := ids[arg%len(ids)]
+				if l, asked := p.m.Lifecycle.(core.Interrupted); asked && arg%4 != 3 {
+					_, q := l.Question()
+					id = q.ID
+				}
+				p.now = coretest.Clock.Add(time.Duration(arg) * time.Hour)
+				p.send(core.ClickedAnswer{Interrupt: id, Choice: core.Choice(arg % 4), At: p.now})
+			case 15:
+				if !open {
+					break
+				}
+				run := p.runOf(g)
+				var evs [][]byte
+				if run.Resume != nil {
+					evs, _ = coretest.Continuation("approval", []string{"approved", "rejected", "cancelled"}[arg%3], run.ThreadID, run.RunID)
+				} else {
+					for _, e := range script(t, "approval", g) {
+						evs = append(evs, []byte(e))
+					}
+				}
+				p.events(g, string(evs[arg%len(evs)]))
 			}
 			var cmd core.Cmd
 			if len(p.cmds) > n {
 				cmd = p.cmds[len(p.cmds)-1] // with events, the last of the step's
 			}
-			if err := invariants(before, p.m, cmd, b%14); err != nil {
-				t.Fatalf("step %d (%d): %v", i, b%14, err)
+			if err := invariants(before, p.m, cmd, b%kinds); err != nil {
+				t.Fatalf("step %d (%d): %v", i, b%kinds, err)
 			}
 		}
 	})
 }
+
+// kinds is how many kinds of step a program has.
+const kinds = 16
 
 func invariants(before, m core.Model, cmd core.Cmd, kind byte) error {
 	if m.Wire != nil {
@@ -111,21 +147,57 @@ func invariants(before, m core.Model, cmd core.Cmd, kind byte) error {
 			return fmt.Errorf("a failing event changed the data: %s", f.Reason)
 		}
 	}
+	if _, asked := m.Lifecycle.(core.Interrupted); asked && !m.Asking {
+		return fmt.Errorf("interrupted, and not asking")
+	}
+	if _, was := before.Lifecycle.(core.Interrupted); kind == 14 && !was && (!reflect.DeepEqual(before, m) || cmd != nil) {
+		return fmt.Errorf("an answer in %s did something", before.Lifecycle)
+	}
 	starts := 0
-	var walk func(core.Cmd)
-	walk = func(c core.Cmd) {
+	var walk func(core.Cmd) error
+	walk = func(c core.Cmd) error {
 		switch c := c.(type) {
 		case core.Sequence:
 			for _, c := range c {
-				walk(c)
+				if err := walk(c); err != nil {
+					return err
+				}
 			}
 		case core.StartStream:
 			starts++
+			return started(before, m, c.Run)
 		}
+		return nil
 	}
-	walk(cmd)
-	if starts > 1 || (starts == 1 && kind != 1 && kind != 3) {
+	if err := walk(cmd); err != nil {
+		return err
+	}
+	if starts > 1 || (starts == 1 && kind != 1 && kind != 3 && kind != 14) {
 		return fmt.Errorf("%d streams started", starts)
+	}
+	return nil
+}
+
+// started checks a run Update started: a resumed one continues the
+// interrupted run's thread with its baseline, and its input answers every
+// interrupt; a fresh one goes on the page's thread, never one with a
+// question open.
+func started(before, m core.Model, run core.Run) error {
+	if run.Resume == nil {
+		if run.ThreadID != m.ThreadID() || m.Asking || (before.Asking && run.ThreadID == before.ThreadID()) {
+			return fmt.Errorf("a fresh run on %s (asking %v before, %v now)", run.ThreadID, before.Asking, m.Asking)
+		}
+		return nil
+	}
+	l, asked := before.Lifecycle.(core.Interrupted)
+	if !asked || run.ThreadID != l.Pending.ThreadID || run.ThreadID != before.Run.ThreadID {
+		return fmt.Errorf("a resumed run on %s from %s", run.ThreadID, before.Lifecycle)
+	}
+	if reflect.ValueOf(m.Baseline).UnsafePointer() != reflect.ValueOf(before.Baseline).UnsafePointer() {
+		return fmt.Errorf("a resumed run lost the baseline")
+	}
+	if _, err := effects.Input(run); err != nil {
+		return fmt.Errorf("the resumed run's input: %v", err)
 	}
 	return nil
 }

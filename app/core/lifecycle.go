@@ -1,6 +1,8 @@
 package core
 
 import (
+	"time"
+
 	"github.com/agent-analysis/agent-analysis/app/protocol"
 )
 
@@ -17,6 +19,19 @@ type Run struct {
 	ThreadID   string
 	RunID      string
 	Scenario   string
+	Resume     *Resume // what the run answers, when it resumes an interrupted one; nil for a fresh run
+}
+
+// Resume is what a resumed run's input carries besides its ids (basic/
+// patterns/interrupt-resume): the interrupts it answers, the answers, the
+// state and the conversation the interrupted run left. Never modified
+// once made.
+type Resume struct {
+	Pending  protocol.Pending  // the interrupted run's open interrupts
+	Answers  []protocol.Answer // one per interrupt, in the Pending's order
+	At       time.Time         // when the person answered: an expiry is judged against it
+	State    Wire              // the thread's state now: the input's state
+	Messages []byte            // the conversation so far, a JSON array
 }
 
 // Lifecycle is the run's state, a closed sum: exactly the types below.
@@ -50,18 +65,55 @@ type Cancelled struct {
 }
 
 // Interrupted: RUN_FINISHED with the interrupt outcome: the agent waits
-// for input. Resuming is not part of this demo.
+// for input. The person answers (ClickedAnswer) and a new run on the same
+// thread resumes it (rule 5); it holds what that run's input needs.
 type Interrupted struct {
-	RunID      string
-	Interrupts []protocol.Interrupt
+	RunID    string
+	Pending  protocol.Pending // the interrupts, every one of which the resume answers
+	Expired  []bool           // per interrupt: expired when the run ended (as the edge's clock said)
+	Messages []byte           // the conversation when the run ended, a JSON array
 }
+
+// Question is the interrupt the screen asks the person about: the first
+// approval (Interrupt.Approval) not expired, else the first interrupt.
+// Answering it covers the others too: they are cancelled.
+func (l Interrupted) Question() (int, protocol.Interrupt) {
+	for i, in := range l.Pending.Interrupts {
+		if _, ok := in.Approval(); ok && !l.expired(i) {
+			return i, in
+		}
+	}
+	if len(l.Pending.Interrupts) == 0 {
+		return -1, protocol.Interrupt{}
+	}
+	return 0, l.Pending.Interrupts[0]
+}
+
+// Approval is the boolean field the question asks for, when Approve and
+// Reject can answer it: a one-boolean responseSchema, not expired.
+func (l Interrupted) Approval() (string, bool) {
+	i, in := l.Question()
+	if i < 0 || l.expired(i) {
+		return "", false
+	}
+	return in.Approval()
+}
+
+// QuestionExpired reports whether the question had expired when the run
+// ended, or when the person tried to answer it: it can only be cancelled.
+func (l Interrupted) QuestionExpired() bool {
+	i, _ := l.Question()
+	return i >= 0 && l.expired(i)
+}
+
+func (l Interrupted) expired(i int) bool { return i < len(l.Expired) && l.Expired[i] }
 
 // Failed: the run ended badly; nothing more of it is accepted.
 type Failed struct {
 	RunID  string
 	Kind   FailureKind
 	Rule   Rule          // the lifecycle rule that decided it
-	Broke  protocol.Rule // for a Protocol failure: the AG-UI 1.0 rule the stream broke
+	Broke  protocol.Rule // the engine's rule: the AG-UI 1.x rule a Protocol failure broke, or what a Refusal chose (StateRefused, Limit)
 	Reason string
 }
 
@@ -88,10 +140,16 @@ func (c CancelCause) String() string {
 // MUST NOT present one as the other").
 type FailureKind int
 
+// A run this demo ends by its own choice is never shown as a broken
+// protocol: where AG-UI 1.x lets a client go on, the demo says it chose to
+// stop (Refusal), and a state it cannot draw is its own limit
+// (Undrawable).
 const (
 	AgentReported FailureKind = iota // the agent's own RUN_ERROR
-	Protocol                         // the stream broke a rule of AG-UI 1.0
+	Protocol                         // the stream broke a fatal rule of AG-UI 1.x
 	Transport                        // the request or the connection failed, or the stream ended early
+	Refusal                          // this demo's own rule: an update 1.x lets a client refuse or go on without, or its own bounds
+	Undrawable                       // a state that is not {services: [...]}, the only state this demo draws; 1.x allows any JSON
 )
 
 func (k FailureKind) String() string {
@@ -99,7 +157,11 @@ func (k FailureKind) String() string {
 	case AgentReported:
 		return "reported by the agent"
 	case Protocol:
-		return "the stream broke AG-UI 1.0"
+		return "the stream broke AG-UI 1.x"
+	case Refusal:
+		return "this demo refused it"
+	case Undrawable:
+		return "this demo draws only {services: [...]} state"
 	}
 	return "the connection failed"
 }
@@ -111,6 +173,8 @@ func (k FailureKind) Who() string {
 		return "the agent"
 	case Protocol:
 		return "the stream"
+	case Refusal, Undrawable:
+		return "this demo"
 	}
 	return "the connection"
 }
@@ -148,7 +212,7 @@ func ActiveRun(l Lifecycle) (Run, bool) {
 }
 
 // Rule is one of the demo's run lifecycle rules, numbered as
-// docs/agent-analysis.md numbers them; each rests on AG-UI 1.0 pages.
+// docs/agent-analysis.md numbers them; each rests on AG-UI 1.x pages.
 type Rule int
 
 const (
@@ -156,25 +220,29 @@ const (
 	RuleRequestedRun                  // the requested run, and its first state is the baseline
 	RuleAtomicDelta                   // a delta applies whole or not at all
 	RuleBrokenStream                  // a broken rule or a refused state fails the run
-	RuleRecover                       // Recover starts one fresh normal run
+	RuleRecover                       // Recover starts one fresh normal run; an answer starts one resumed run
 	RuleRunEnding                     // how a run ends: its outcome, a late RUN_ERROR, truncation
 	RuleCancel                        // Cancel stops an active run and starts nothing
 	RuleOtherFamilies                 // other families are checked, not shown; RUN_ERROR is the agent's
 )
 
 var rules = map[Rule]struct{ text, page string }{
-	RuleNewRun:        {"Run starts a fresh run that declares protocolVersion 1.0 and the empty services state; data, filter and selection stay", "basic/run-input"},
-	RuleRequestedRun:  {"the run the request asked for opens with its own RUN_STARTED; its first applied state is the baseline", "basic/run-input"},
-	RuleAtomicDelta:   {"a delta applies atomically, or not at all; an unrecognised operation is dropped with a warning", "basic/patterns/snapshots"},
-	RuleBrokenStream:  {"a broken 1.0 rule, or a state the services refuse, fails the run and keeps the last valid data", "basic/processing"},
-	RuleRecover:       {"Recover starts one fresh normal run from Failed", "basic/patterns/snapshots"},
+	RuleNewRun: {"Run starts a fresh run that declares protocolVersion 1.1 and the empty services state; data, filter and selection stay; " +
+		"while a question is open it leaves it unanswered and starts a new thread", "basic/run-input"},
+	RuleRequestedRun: {"the run the request asked for opens with its own RUN_STARTED; its first applied state is the baseline", "basic/run-input"},
+	RuleAtomicDelta:  {"a delta applies atomically, or not at all; an unrecognised operation is dropped with a warning", "basic/patterns/snapshots"},
+	RuleBrokenStream: {"a broken AG-UI 1.x rule fails the run; so do, by this demo's choice where 1.x lets a client go on, " +
+		"a state update it cannot apply and a state that is not {services: [...]}; the last valid data stays", "basic/processing"},
+	RuleRecover: {"Recover starts one fresh normal run from Failed; answering a question (Approve, Reject, Cancel request) starts one " +
+		"resumed run on the same thread, carrying the answers, the current state and the conversation; data, filter, selection and baseline carry over",
+		"basic/patterns/interrupt-resume"},
 	RuleRunEnding:     {"RUN_FINISHED ends the run by its outcome; a later RUN_ERROR fails it; a stream that just ends fails it (transport), never a success", "events/lifecycle"},
 	RuleCancel:        {"Cancel stops an active run and starts nothing", "events/lifecycle"},
-	RuleOtherFamilies: {"other 1.0 events are checked and not shown; RUN_ERROR fails the run as the agent's own report", "events"},
+	RuleOtherFamilies: {"other 1.x events are checked and not shown; RUN_ERROR fails the run as the agent's own report", "events"},
 }
 
 func (r Rule) String() string { return rules[r].text }
 
-// Page is the AG-UI 1.0 spec page the rule follows, under
-// docs.ag-ui.com/spec/1.0/.
+// Page is the AG-UI spec page the rule follows, under
+// docs.ag-ui.com/spec/1.0/ (1.1 only adds to it).
 func (r Rule) Page() string { return rules[r].page }

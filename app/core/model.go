@@ -1,5 +1,7 @@
 package core
 
+import "strconv"
+
 // Bounds of the Model's history.
 const (
 	MaxActivity   = 12
@@ -25,7 +27,14 @@ func (f Filter) Admits(s Service) bool { return f == All || Series(f) == s.Serie
 // and maps in it are never modified after they are made, so an old Model
 // stays valid after Update and Models share them freely.
 type Model struct {
-	Thread     string     // this app instance's AG-UI thread id
+	Thread string // this app instance's first AG-UI thread id (see ThreadID)
+	// Abandoned counts the threads this page left with a question open: a
+	// thread that goes on must answer it (1.x), so a fresh run after one
+	// starts the next thread instead.
+	Abandoned int
+	// Asking: the current thread has a question no run has taken an
+	// answer to yet (from the interrupt until the resumed run starts).
+	Asking     bool
 	Scenario   string     // the scenario the next run plays
 	Generation Generation // runs started so far: the newest run's generation
 	Run        Run        // the newest run
@@ -39,6 +48,7 @@ type Model struct {
 	Filter     Filter
 	Selected   string // selected service id; "" for none
 	Accepted   int    // snapshots and deltas accepted in the current run
+	Warned     int    // warnings the engine gave in the current run
 	Activity   []Entry
 	Rejections []Rejection // the newest last
 	Arrivals   []Arrival   // the current run's events, the newest last
@@ -64,6 +74,15 @@ const (
 // scenario chosen.
 func NewModel(thread string) Model {
 	return Model{Thread: thread, Scenario: "normal", Lifecycle: Idle{}, Filter: All}
+}
+
+// ThreadID is the thread the page's runs go on now: Thread, then
+// Thread-2, Thread-3, … after each thread left with a question open.
+func (m Model) ThreadID() string {
+	if m.Abandoned == 0 {
+		return m.Thread
+	}
+	return m.Thread + "-" + strconv.Itoa(m.Abandoned+1)
 }
 
 // Visible lists the services the filter admits, in Wire order.

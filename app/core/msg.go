@@ -27,14 +27,49 @@ type ClickedFilter struct{ Filter Filter }
 // ClickedService: the user selected a service (by click or keyboard).
 type ClickedService struct{ ID string }
 
-// Received: a run's connection delivered one event, and the AG-UI 1.0
+// Received: a run's connection delivered one event, and the AG-UI 1.x
 // consumer engine judged it (app/protocol). JSON is the event as it
-// arrived; At is when, since the run's request went out.
+// arrived; At is when, since the run's request went out; Now is the wall
+// clock then (an interrupt's expiry is judged against it).
 type Received struct {
 	Generation Generation
 	At         time.Duration
+	Now        time.Time
 	JSON       []byte
 	Step       protocol.Step
+	// Conversation is the engine's conversation after this event, a JSON
+	// array, when the event left the requested run interrupted: the
+	// resumed run's input carries it. Nil otherwise.
+	Conversation []byte
+}
+
+// ClickedAnswer: the person answered the open question (Interrupted's
+// Question, by its interrupt id) at At, by the screen's clock.
+type ClickedAnswer struct {
+	Interrupt string
+	Choice    Choice
+	At        time.Time
+}
+
+// Choice is the person's answer to a question.
+type Choice int
+
+const (
+	Approve       Choice = iota + 1 // resolved, {field: true}
+	Reject                          // resolved, {field: false}: a denial is an answer, not a cancellation
+	CancelRequest                   // every interrupt cancelled: the agent goes on without an answer
+)
+
+func (c Choice) String() string {
+	switch c {
+	case Approve:
+		return "approved"
+	case Reject:
+		return "rejected"
+	case CancelRequest:
+		return "cancelled the request"
+	}
+	return "no answer"
 }
 
 // StreamFailed: a run's connection could not go on: the request was
@@ -72,6 +107,7 @@ func (ClickedCancel) msg()  {}
 func (ClickedRecover) msg() {}
 func (ClickedFilter) msg()  {}
 func (ClickedService) msg() {}
+func (ClickedAnswer) msg()  {}
 func (Received) msg()       {}
 func (StreamFailed) msg()   {}
 func (StreamClosed) msg()   {}

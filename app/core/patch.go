@@ -43,6 +43,10 @@ func ApplyPatch(w Wire, ops []patch.Op) (Wire, error) {
 	return applyWhole(w, ops)
 }
 
+// notAState begins the reason of a patch whose result the services
+// schema refuses (Rejection.Undrawable).
+const notAState = "the result is not a valid state: "
+
 // guard is what the demo refuses of operation i before applying it: past
 // a patch's bounds, or a path into a forbidden segment.
 func guard(ops []patch.Op, i int, size *int) *patch.Error {
@@ -107,7 +111,7 @@ func applyWhole(w Wire, ops []patch.Op) (Wire, error) {
 	}
 	result, err := DecodeWire(patch.Encode(doc))
 	if err != nil {
-		return w, blame(ops, "the result is not a valid state: "+err.Error())
+		return w, blame(ops, notAState+err.Error())
 	}
 	return result, nil
 }
@@ -170,7 +174,7 @@ func applyPerService(w Wire, ops []patch.Op) (Wire, error) {
 	for _, n := range touched {
 		s, err := decodeService(patch.Encode(docs[n]), n)
 		if err != nil {
-			return w, blame(ops, "the result is not a valid state: "+err.Error())
+			return w, blame(ops, notAState+err.Error())
 		}
 		changed[n] = s
 	}
@@ -179,12 +183,12 @@ func applyPerService(w Wire, ops []patch.Op) (Wire, error) {
 		reasons = appendServiceReasons(reasons, n, changed[n])
 	}
 	if len(reasons) > 0 {
-		return w, blame(ops, "the result is not a valid state: "+strings.Join(reasons, "; "))
+		return w, blame(ops, notAState+strings.Join(reasons, "; "))
 	}
 	next := w.withChanges(changed)
 	ids, err := reindex(w, next, touched)
 	if err != nil {
-		return w, blame(ops, "the result is not a valid state: "+err.Error())
+		return w, blame(ops, notAState+err.Error())
 	}
 	next.ids = ids
 	return next, nil

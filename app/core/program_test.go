@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-analysis/agent-analysis/app/core"
 	"github.com/agent-analysis/agent-analysis/app/core/coretest"
@@ -21,11 +22,17 @@ type program struct {
 	m         core.Model
 	cmds      []core.Cmd
 	consumers map[core.Generation]*protocol.Consumer
+	runs      map[core.Generation]core.Run
+	now       time.Time // the wall clock events are judged at
 }
 
 func start(t testing.TB) *program {
-	return &program{t: t, m: core.NewModel(thread), consumers: map[core.Generation]*protocol.Consumer{}}
+	return &program{t: t, m: core.NewModel(thread), now: coretest.Clock,
+		consumers: map[core.Generation]*protocol.Consumer{}, runs: map[core.Generation]core.Run{}}
 }
+
+// runOf is the run generation g's stream was started for.
+func (p *program) runOf(g core.Generation) core.Run { return p.runs[g] }
 
 // send runs Msgs through Update; a StartStream gets its run an engine.
 func (p *program) send(msgs ...core.Msg) *program {
@@ -46,15 +53,12 @@ func (p *program) started(cmd core.Cmd) {
 			p.started(c)
 		}
 	case core.StartStream:
-		in, err := effects.Input(cmd.Run)
-		if err != nil {
-			p.t.Fatal(err)
-		}
-		c, err := protocol.NewConsumer(in, protocol.Options{State: core.NewServices(), Refusals: protocol.Fail})
+		_, c, err := effects.Engine(cmd.Run)
 		if err != nil {
 			p.t.Fatal(err)
 		}
 		p.consumers[cmd.Run.Generation] = c
+		p.runs[cmd.Run.Generation] = cmd.Run
 	}
 }
 
@@ -68,8 +72,7 @@ func (p *program) run(scenario string) *program {
 func (p *program) events(g core.Generation, frames ...string) *program {
 	p.t.Helper()
 	for _, f := range frames {
-		step := p.consumers[g].Feed([]byte(f))
-		p.send(core.Received{Generation: g, JSON: []byte(f), Step: step})
+		p.send(effects.Judge(p.runOf(g), p.consumers[g], []byte(f), 0, p.now))
 	}
 	return p
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/agent-analysis/agent-analysis/app/patch"
 	"github.com/agent-analysis/agent-analysis/app/protocol"
@@ -48,6 +49,14 @@ func (r Rejection) Operation() string {
 	default:
 		return fmt.Sprintf("operation %d of %d (%s %s)", r.Index+1, r.Ops, r.Op, r.Path)
 	}
+}
+
+// Undrawable reports whether the refused update was a state the services
+// schema refuses (a snapshot, or a patched result, that is not a valid
+// {services: [...]}), rather than a patch that could not apply or went
+// past this demo's bounds.
+func (r Rejection) Undrawable() bool {
+	return r.Event == protocol.StateSnapshot || strings.HasPrefix(r.Reason, notAState)
 }
 
 func (r Rejection) String() string {

@@ -21,13 +21,15 @@ func Update(m Model, msg Msg) (Model, Cmd) {
 		m.Scenario = msg.Name
 		return m, nil
 	case ClickedRun:
-		return startRun(m, m.Scenario)
+		return startRun(m, m.Scenario, nil)
 	case ClickedRecover:
 		if _, failed := m.Lifecycle.(Failed); !failed {
 			return m, nil
 		}
 		m.Scenario = "normal" // the next Run repeats the recovery, not the failure
-		return startRun(m, "normal")
+		return startRun(m, "normal", nil)
+	case ClickedAnswer:
+		return answer(m, msg)
 	case ClickedCancel:
 		return stopRun(m, ByUser)
 	case Navigated:
@@ -71,9 +73,15 @@ func Update(m Model, msg Msg) (Model, Cmd) {
 	return m, nil
 }
 
-// startRun (rules 1 and 5): a fresh run replaces any open connection; the
-// last valid data, filter and selection stay; per-run counters reset.
-func startRun(m Model, scenario string) (Model, Cmd) {
+// startRun (rules 1 and 5): a fresh run, or one resuming an interrupted
+// run, replaces any open connection; the last valid data, filter and
+// selection stay; per-run counters reset. A fresh run starts from the
+// empty state, so the baseline goes; a resumed run goes on from the
+// thread's state, so its baseline stays: the table shows the net effect
+// of the whole exchange. A fresh run never continues a thread with a
+// question open (1.x: the run that continues a thread answers every
+// interrupt): it leaves the question unanswered and starts the next thread.
+func startRun(m Model, scenario string, resume *Resume) (Model, Cmd) {
 	var cmds Sequence
 	if m.Connection > 0 {
 		cmds = append(cmds, AbortStream{m.Connection})
@@ -81,20 +89,75 @@ func startRun(m Model, scenario string) (Model, Cmd) {
 			m = logf(m, old.RunID, Warning, "replaced by a new run")
 		}
 	}
+	if m.Asking && resume == nil {
+		left := m.ThreadID()
+		m.Abandoned++
+		m.Asking = false
+		m = logf(m, m.Run.RunID, Warning, "left the question on thread %s unanswered: the new run starts thread %s", left, m.ThreadID())
+	}
 	m.Generation++
 	m.Run = Run{
 		Generation: m.Generation,
-		ThreadID:   m.Thread,
+		ThreadID:   m.ThreadID(),
 		RunID:      "run-" + strconv.Itoa(int(m.Generation)),
 		Scenario:   scenario,
+		Resume:     resume,
 	}
 	m.Connection = m.Generation
 	m.Lifecycle = Connecting{m.Run}
-	m.Baseline = nil
+	if resume == nil {
+		m.Baseline = nil
+	}
 	m.Accepted = 0
+	m.Warned = 0
 	m.Arrivals = nil
+	if resume != nil {
+		return logf(m, m.Run.RunID, Info, "requested the %s scenario, resuming %s", scenario, resume.Pending.RunID), append(cmds, StartStream{m.Run})
+	}
 	m = logf(m, m.Run.RunID, Info, "requested the %s scenario", scenario)
 	return m, append(cmds, StartStream{m.Run})
+}
+
+// answer (rule 5): the person's answer to the open question starts one
+// run that resumes the interrupted one, on the same thread, with a resume
+// entry for every interrupt: the question's answer, and the others
+// cancelled. Approve and Reject need an approval that has not expired (an
+// expired interrupt can only be cancelled); anything else, or an answer to
+// a question no longer open, changes nothing.
+func answer(m Model, msg ClickedAnswer) (Model, Cmd) {
+	l, open := m.Lifecycle.(Interrupted)
+	q, question := l.Question()
+	if !open || q < 0 || msg.Interrupt != question.ID {
+		return m, nil
+	}
+	answers := make([]protocol.Answer, len(l.Pending.Interrupts))
+	for i, in := range l.Pending.Interrupts {
+		answers[i] = protocol.Answer{InterruptID: in.ID, Status: protocol.Abandoned}
+	}
+	switch msg.Choice {
+	case Approve, Reject:
+		field, ok := l.Approval()
+		if !ok {
+			return m, nil
+		}
+		if question.Expired(msg.At) { // expired while it was shown
+			l.Expired = append([]bool(nil), l.Expired...)
+			l.Expired = append(l.Expired, make([]bool, max(0, q+1-len(l.Expired)))...)
+			l.Expired[q] = true
+			m.Lifecycle = l
+			return logf(m, l.RunID, Warning, "the question expired at %s: it can only be cancelled", Clip(question.ExpiresAt)), nil
+		}
+		answers[q] = protocol.Approve(question, field, msg.Choice == Approve)
+	case CancelRequest:
+	default:
+		return m, nil
+	}
+	state := NewWire(nil) // the thread's state: the empty input's, unless a run of it applied one
+	if m.Baseline != nil && m.Wire != nil {
+		state = *m.Wire
+	}
+	m = logf(m, l.RunID, Info, "you %s: resuming the run on thread %s", msg.Choice, l.Pending.ThreadID)
+	return startRun(m, m.Run.Scenario, &Resume{Pending: l.Pending, Answers: answers, At: msg.At, State: state, Messages: l.Messages})
 }
 
 // stopRun (rule 7, and leaving the demo): only an active run can be
@@ -125,18 +188,23 @@ func closeConnection(m Model) (Model, Cmd) {
 // 6 and 8).
 func receive(m Model, msg Received) (Model, Cmd) {
 	step, runID := msg.Step, m.Run.RunID
+	m.Warned += len(step.Warnings)
 	for _, w := range step.Warnings {
 		m = logf(m, runID, Warning, "%s", Clip(w.Text))
 	}
 	if v := step.Violation; v != nil {
-		if step.Update.Kind == protocol.Refused { // the services refused the state (rule 4)
+		if step.Update.Kind == protocol.Refused { // this demo refused the state (rule 4)
 			r := rejection(runID, step, countOps(msg.JSON))
 			m.Rejections = appendBounded(m.Rejections, r, MaxRejections)
 			m = arrive(m, msg, Refused)
-			return fail(m, Protocol, RuleBrokenStream, v.Rule, r.String())
+			kind := Refusal
+			if r.Undrawable() {
+				kind = Undrawable
+			}
+			return fail(m, kind, RuleBrokenStream, v.Rule, r.String())
 		}
 		m = arrive(m, msg, RunFailed)
-		return fail(m, Protocol, RuleBrokenStream, v.Rule, Clip(v.Reason))
+		return fail(m, kindOf(v.Rule), RuleBrokenStream, v.Rule, Clip(v.Reason))
 	}
 	if len(step.Events) == 0 {
 		return arrive(m, msg, Dropped), nil
@@ -150,7 +218,7 @@ func receive(m Model, msg Received) (Model, Cmd) {
 		case protocol.StateSnapshot, protocol.StateDelta:
 			m, v = stateChanged(m, step)
 		case protocol.RunFinished:
-			m, v = runFinished(m, step.Run)
+			m, v = runFinished(m, step.Run, msg)
 		case protocol.RunError:
 			m = arrive(m, msg, RunFailed)
 			return runError(m, step.Run)
@@ -174,8 +242,17 @@ func runStarted(m Model, r *protocol.Run) (Model, Verdict) {
 	if !requested(r) {
 		return logf(m, m.Run.RunID, Info, "replayed run %q started: its events are checked, its state carried over", Clip(r.RunID)), Checked
 	}
+	if m.Run.Resume != nil {
+		m.Asking = false // the agent took the answers
+	}
 	if _, connecting := m.Lifecycle.(Connecting); connecting {
 		m.Lifecycle = AwaitingSnapshot{m.Run}
+		// A resumed run's state starts as the thread's, which the screen
+		// shows already (it went out as the input's state).
+		if m.Run.Resume != nil && m.Baseline != nil {
+			m.Lifecycle = Streaming{m.Run}
+			return logf(m, m.Run.RunID, Info, "started, resuming %s from the state it left", m.Run.Resume.Pending.RunID), Applied
+		}
 	}
 	return logf(m, m.Run.RunID, Info, "started"), Applied
 }
@@ -202,8 +279,10 @@ func stateChanged(m Model, step protocol.Step) (Model, Verdict) {
 }
 
 // runFinished (rule 6): the requested run ends by its outcome. The
-// connection stays open to its end: a late RUN_ERROR may still come.
-func runFinished(m Model, r *protocol.Run) (Model, Verdict) {
+// connection stays open to its end: a late RUN_ERROR may still come. An
+// interrupted run keeps what its resume needs, each interrupt's expiry
+// judged by the clock the event came with.
+func runFinished(m Model, r *protocol.Run, msg Received) (Model, Verdict) {
 	if !requested(r) {
 		return logf(m, m.Run.RunID, Info, "replayed run %q finished", Clip(r.RunID)), Checked
 	}
@@ -212,8 +291,17 @@ func runFinished(m Model, r *protocol.Run) (Model, Verdict) {
 		m.Lifecycle = Cancelled{RunID: m.Run.RunID, Cause: ByAgent}
 		m = logf(m, m.Run.RunID, Warning, "cancelled by the agent: partial work, not a success")
 	case protocol.OutcomeInterrupt:
-		m.Lifecycle = Interrupted{RunID: m.Run.RunID, Interrupts: r.Outcome.Interrupts}
-		m = logf(m, m.Run.RunID, Warning, "interrupted: the agent waits for input, which this demo does not send")
+		l := Interrupted{
+			RunID:    m.Run.RunID,
+			Pending:  protocol.Pending{ThreadID: r.ThreadID, RunID: r.RunID, Interrupts: r.Outcome.Interrupts},
+			Expired:  make([]bool, len(r.Outcome.Interrupts)),
+			Messages: msg.Conversation,
+		}
+		for i, in := range r.Outcome.Interrupts {
+			l.Expired[i] = in.Expired(msg.Now)
+		}
+		m.Lifecycle, m.Asking = l, true
+		m = logf(m, m.Run.RunID, Warning, "interrupted: the agent waits for an answer to %d question(s)", len(l.Pending.Interrupts))
 	default:
 		m.Lifecycle = Completed{RunID: m.Run.RunID}
 		m = logf(m, m.Run.RunID, Info, "completed")
@@ -244,11 +332,26 @@ func streamFailed(m Model, msg StreamFailed) (Model, Cmd) {
 	if _, active := ActiveRun(m.Lifecycle); !active {
 		return closeConnection(m)
 	}
-	rule := RuleRunEnding
-	if msg.Kind == Protocol {
+	rule, kind := RuleRunEnding, msg.Kind
+	switch {
+	case msg.Broke.ID != "":
+		rule, kind = RuleBrokenStream, kindOf(msg.Broke)
+	case kind == Protocol:
 		rule = RuleBrokenStream
+	case kind == Refusal: // an answer the engine would not send
+		rule = RuleRecover
 	}
-	return fail(m, msg.Kind, rule, msg.Broke, Clip(msg.Reason))
+	return fail(m, kind, rule, msg.Broke, Clip(msg.Reason))
+}
+
+// kindOf says whose rule a violation is: a fatal rule of AG-UI 1.x, or
+// one of this demo's own choices the engine enforces for it (failing over
+// a refused state where 1.x lets a client go on; its bounds).
+func kindOf(r protocol.Rule) FailureKind {
+	if r.ID == protocol.StateRefused.ID || r.ID == protocol.Limit.ID {
+		return Refusal
+	}
+	return Protocol
 }
 
 // fail (rule 4, 6 or 8): the run ends; the last valid data, filter and

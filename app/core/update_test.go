@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/core/coretest"
 	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
@@ -100,13 +101,14 @@ func TestNormalRun(t *testing.T) {
 }
 
 // Rules 3 and 4: the invalid scenario's two-operation patch is refused
-// whole, and the run fails (the demo's choice where 1.0 says MAY).
+// whole, and the run fails: this demo's choice where 1.x says MAY, never
+// shown as a broken protocol.
 func TestInvalidRunRefusesAtomically(t *testing.T) {
 	evs := script(t, "invalid", 1)
 	p := start(t).run("invalid").events(1, evs[:3]...)
 	p.send(core.ClickedFilter{Filter: core.OnlyCore}, core.ClickedService{ID: "checkout"})
 	p.events(1, evs[3])
-	p.failed(core.Protocol, core.RuleBrokenStream, protocol.StateRefused, "operation 2 of 2 (replace /services/7/latency)")
+	p.failed(core.Refusal, core.RuleBrokenStream, protocol.StateRefused, "operation 2 of 2 (replace /services/7/latency)")
 	if p.latency("checkout") != 92 || p.latency("api") != 145 || p.m.Accepted != 2 {
 		t.Errorf("partial patch visible: checkout %v", p.latency("checkout"))
 	}
@@ -164,8 +166,10 @@ func TestArrivalsRecordVerdicts(t *testing.T) {
 	}
 }
 
-// Rule 4: a state the services refuse fails the run and keeps the last
-// valid data.
+// Rule 4: a state update this demo refuses fails the run and keeps the
+// last valid data; whose rule it was is said: a patch that cannot apply or
+// goes past the demo's bounds is its refusal (1.x lets a client go on), a
+// state that is not {services: [...]} one it cannot draw.
 func TestRefusedStatesFailTheRun(t *testing.T) {
 	snapshot := func(services string) string {
 		return `{"type":"STATE_SNAPSHOT","snapshot":{"services":` + services + `}}`
@@ -173,23 +177,30 @@ func TestRefusedStatesFailTheRun(t *testing.T) {
 	delta := func(ops string) string { return `{"type":"STATE_DELTA","delta":` + ops + `}` }
 	svc := `{"id":"x","name":"X","series":"Core","volume":1,"latency":1}`
 	tests := []struct {
-		name, event, reason string
+		name, event string
+		kind        core.FailureKind
+		reason      string
 	}{
-		{"forbidden path", delta(`[{"op":"add","path":"/services/0/__proto__","value":{"polluted":true}}]`), "forbidden path segment __proto__"},
-		{"duplicate ids", snapshot(`[` + svc + `,` + svc + `]`), `"x" duplicates services[0]`},
-		{"negative value", snapshot(`[{"id":"x","name":"X","series":"Core","volume":-1,"latency":1}]`), "services[0].volume: must be at least 0"},
-		{"null in a delta", delta(`[{"op":"replace","path":"/services/0/latency","value":null}]`), "services[0].latency: must be a number, not null"},
-		{"a case variant", snapshot(`[{"id":"x","name":"X","series":"Core","volume":1,"latency":1,"Latency":2}]`), `unknown key "Latency"`},
-		{"not a Wire", `{"type":"STATE_SNAPSHOT","snapshot":"services"}`, "the state: must be an object, not a string"},
-		{"too many services", snapshot("[" + strings.Repeat(svc+",", core.MaxServices) + svc + "]"), "more than 10000 services"},
-		{"a missing key", delta(`[{"op":"replace","path":"/services/0/owner","value":"me"}]`), "the path does not exist"},
+		{"forbidden path", delta(`[{"op":"add","path":"/services/0/__proto__","value":{"polluted":true}}]`), core.Refusal, "forbidden path segment __proto__"},
+		{"duplicate ids", snapshot(`[` + svc + `,` + svc + `]`), core.Undrawable, `"x" duplicates services[0]`},
+		{"negative value", snapshot(`[{"id":"x","name":"X","series":"Core","volume":-1,"latency":1}]`), core.Undrawable, "services[0].volume: must be at least 0"},
+		{"null in a delta", delta(`[{"op":"replace","path":"/services/0/latency","value":null}]`), core.Undrawable, "services[0].latency: must be a number, not null"},
+		{"a case variant", snapshot(`[{"id":"x","name":"X","series":"Core","volume":1,"latency":1,"Latency":2}]`), core.Undrawable, `unknown key "Latency"`},
+		{"not a Wire", `{"type":"STATE_SNAPSHOT","snapshot":"services"}`, core.Undrawable, "the state: must be an object, not a string"},
+		{"another state", `{"type":"STATE_SNAPSHOT","snapshot":{"count":1}}`, core.Undrawable, `the state: unknown key "count"`},
+		{"too many services", snapshot("[" + strings.Repeat(svc+",", core.MaxServices) + svc + "]"), core.Undrawable, "more than 10000 services"},
+		{"a missing key", delta(`[{"op":"replace","path":"/services/0/owner","value":"me"}]`), core.Refusal, "the path does not exist"},
+		{"an oversized patch", delta(`[` + strings.Repeat(`{"op":"test","path":"/services/0/id","value":"api"},`, core.MaxPatchOps) + `{"op":"test","path":"/services/0/id","value":"api"}]`), core.Refusal, "oversized patch"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := start(t).run("normal").events(1, script(t, "normal", 1)[:2]...)
 			before := p.m.Wire
 			p.events(1, tt.event)
-			p.failed(core.Protocol, core.RuleBrokenStream, protocol.StateRefused, tt.reason)
+			p.failed(tt.kind, core.RuleBrokenStream, protocol.StateRefused, tt.reason)
+			if who := p.m.Lifecycle.(core.Failed).Kind.Who(); who != "this demo" {
+				t.Errorf("ended by %q", who)
+			}
 			if p.m.Wire != before || p.m.Accepted != 1 {
 				t.Errorf("data changed")
 			}
@@ -238,7 +249,7 @@ func TestADeltaAtRunStartAppliesToTheInputState(t *testing.T) {
 	p := start(t).run("normal").events(1, script(t, "normal", 1)...)
 	previous := p.m.Wire
 	p.run("delta-before-snapshot").events(2, script(t, "delta-before-snapshot", 2)...)
-	p.failed(core.Protocol, core.RuleBrokenStream, protocol.StateRefused, "the path does not exist")
+	p.failed(core.Refusal, core.RuleBrokenStream, protocol.StateRefused, "the path does not exist")
 	if p.m.Wire != previous || p.m.Accepted != 0 {
 		t.Errorf("a delta of run 2 touched run 1's data")
 	}
@@ -387,7 +398,7 @@ func TestRunEndings(t *testing.T) {
 		}
 	}
 	p := start(t).run("outcome-interrupt").events(1, script(t, "outcome-interrupt", 1)...).closed(1)
-	if l, ok := p.m.Lifecycle.(core.Interrupted); !ok || len(l.Interrupts) != 1 || l.Interrupts[0].Message != "Raise API's p95 budget to 150 ms?" {
+	if l, ok := p.m.Lifecycle.(core.Interrupted); !ok || len(l.Pending.Interrupts) != 1 || l.Pending.Interrupts[0].Message != "Raise API's p95 budget to 150 ms?" {
 		t.Errorf("%#v", p.m.Lifecycle)
 	}
 
@@ -422,9 +433,10 @@ func TestRunEndings(t *testing.T) {
 			t.Errorf("%s lost the data", name)
 		}
 	}
-	// A frame the reader cannot take breaks the stream, naming the bound.
+	// A frame past the reader's bound fails the run, naming the bound: this
+	// demo's own, not a rule of 1.x.
 	p = start(t).run("normal").events(1, evs[0]).send(core.StreamFailed{Generation: 1, Kind: core.Protocol, Broke: protocol.Limit, Reason: "an event is larger than 1 MiB"})
-	p.failed(core.Protocol, core.RuleBrokenStream, protocol.Limit, "larger than 1 MiB")
+	p.failed(core.Refusal, core.RuleBrokenStream, protocol.Limit, "larger than 1 MiB")
 
 	// After a proper ending, the connection's own end changes nothing.
 	p = start(t).run("normal").events(1, evs...)
@@ -523,7 +535,7 @@ func TestRejectionsAreBounded(t *testing.T) {
 func TestEveryScriptEndsAsItsOutcomeSays(t *testing.T) {
 	for _, s := range fixtures.All() {
 		t.Run(s.Name, func(t *testing.T) {
-			checkOutcome(t, play(t, core.NewModel(thread), s.Name), s.Outcome)
+			checkOutcome(t, play(t, core.NewModel(thread), s.Name), coretest.Outcome(s))
 		})
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/patch"
 	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/app/sse"
 )
@@ -43,15 +44,13 @@ func (c Client) Stream(ctx context.Context, run core.Run, send func(core.Msg)) {
 			send(core.StreamFailed{Generation: run.Generation, Kind: kind, Broke: broke, Reason: core.Clip(fmt.Sprintf(format, args...))})
 		}
 	}
-	in, err := Input(run)
-	if err != nil {
-		fail(core.Transport, protocol.Rule{}, "%v", err)
+	in, consumer, err := engine(run, yieldToPage) // a big snapshot is read in several tasks
+	var refused *protocol.ResumeError
+	switch {
+	case errors.As(err, &refused): // Update checks what the engine checks: this is a bug, said so
+		fail(core.Refusal, protocol.Rule{}, "the answer was not sent: %v", err)
 		return
-	}
-	state := core.NewServices()
-	state.Yield = yieldToPage // a big snapshot is read in several tasks
-	consumer, err := protocol.NewConsumer(in, protocol.Options{State: state, Refusals: protocol.Fail})
-	if err != nil {
+	case err != nil:
 		fail(core.Transport, protocol.Rule{}, "%v", err)
 		return
 	}
@@ -84,12 +83,12 @@ func (c Client) Stream(ctx context.Context, run core.Run, send func(core.Msg)) {
 		if big {
 			yieldToPage()
 		}
-		step := consumer.Feed(data)
+		msg := Judge(run, consumer, data, time.Since(start), time.Now())
 		if big {
 			yieldToPage()
 		}
-		send(core.Received{Generation: run.Generation, At: time.Since(start), JSON: append([]byte(nil), data...), Step: step})
-		if step.Violation != nil {
+		send(msg)
+		if msg.Step.Violation != nil {
 			return // the engine accepts nothing more of this stream
 		}
 	}
@@ -125,22 +124,70 @@ func (c Client) open(ctx context.Context, in protocol.Input) (io.ReadCloser, err
 	return resp.body, nil
 }
 
-// Input is the AG-UI RunAgentInput of a run: no messages, tools or
-// context, the empty services state, and the scenario in forwardedProps.
-// The engine adds protocolVersion when it sends it.
+// Judge has the run's engine judge one event, received at (since the
+// request) and now (the wall clock), and is the Msg that says so. When the
+// event left the requested run interrupted, the Msg carries the
+// conversation so far: the resumed run's input needs it, and the person
+// may answer before the stream ends.
+func Judge(run core.Run, c *protocol.Consumer, data []byte, at time.Duration, now time.Time) core.Received {
+	step := c.Feed(data)
+	msg := core.Received{Generation: run.Generation, At: at, Now: now, JSON: append([]byte(nil), data...), Step: step}
+	if _, interrupted := c.Pending(); interrupted {
+		msg.Conversation = patch.Encode(patch.NewArray(c.Messages()))
+	}
+	return msg
+}
+
+// Input is the AG-UI RunAgentInput of a run. A fresh run has no messages,
+// tools or context, the empty services state, and the scenario in
+// forwardedProps. A resumed run (run.Resume) is built from the same input
+// with the thread's state and conversation, and the answers as its resume
+// list, by the engine (Pending.Resume), which refuses an answer that does
+// not cover every interrupt before anything is sent. The engine adds
+// protocolVersion when it sends it.
 func Input(run core.Run) (protocol.Input, error) {
+	state, messages := core.NewWire(nil), json.RawMessage("[]")
+	if r := run.Resume; r != nil {
+		state = r.State
+		if r.Messages != nil {
+			messages = r.Messages
+		}
+	}
 	data, err := json.Marshal(struct {
 		ThreadID       string            `json:"threadId"`
 		RunID          string            `json:"runId"`
 		State          core.Wire         `json:"state"`
-		Messages       []struct{}        `json:"messages"`
+		Messages       json.RawMessage   `json:"messages"`
 		Tools          []struct{}        `json:"tools"`
 		Context        []struct{}        `json:"context"`
 		ForwardedProps map[string]string `json:"forwardedProps"`
-	}{run.ThreadID, run.RunID, core.NewWire(nil), []struct{}{}, []struct{}{}, []struct{}{}, map[string]string{"scenario": run.Scenario}})
+	}{run.ThreadID, run.RunID, state, messages, []struct{}{}, []struct{}{}, map[string]string{"scenario": run.Scenario}})
 	if err != nil {
 		return protocol.Input{}, err
 	}
 	in, _, err := protocol.ReadInput(data)
-	return in, err
+	if err != nil || run.Resume == nil {
+		return in, err
+	}
+	return run.Resume.Pending.Resume(in, run.RunID, run.Resume.Answers, run.Resume.At)
+}
+
+// Engine is the input of a run and the AG-UI engine that judges its
+// stream, as the runtime makes them: the services state, refusals failing
+// the run, and a resumed run's engine told what it continues.
+func Engine(run core.Run) (protocol.Input, *protocol.Consumer, error) { return engine(run, nil) }
+
+func engine(run core.Run, yield func()) (protocol.Input, *protocol.Consumer, error) {
+	in, err := Input(run)
+	if err != nil {
+		return protocol.Input{}, nil, err
+	}
+	state := core.NewServices()
+	state.Yield = yield
+	opts := protocol.Options{State: state, Refusals: protocol.Fail}
+	if run.Resume != nil {
+		opts.Continues = run.Resume.Pending
+	}
+	c, err := protocol.NewConsumer(in, opts)
+	return in, c, err
 }

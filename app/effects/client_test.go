@@ -3,6 +3,7 @@ package effects_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -10,7 +11,9 @@ import (
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/core/coretest"
 	"github.com/agent-analysis/agent-analysis/app/effects"
+	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 	"github.com/agent-analysis/agent-analysis/server"
 )
@@ -331,4 +334,91 @@ func TestAnswersWithoutABodyFailTheRun(t *testing.T) {
 			t.Errorf("%d: %v, want %q", status, got, want)
 		}
 	}
+}
+
+// requestOf runs one stream of run against a server that records the
+// request's body and answers nothing more.
+func requestOf(t *testing.T, run core.Run) string {
+	t.Helper()
+	var body []byte
+	effects.Client{Endpoint: serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ = io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+	}))}.Stream(context.Background(), run, func(core.Msg) {})
+	return string(body)
+}
+
+// answered is the approval scenario, interrupted, then answered.
+func answered(t *testing.T, choice core.Choice) core.Model {
+	t.Helper()
+	models := coretest.MustPlay(t, "approval")
+	m := models[len(models)-1]
+	_, q := m.Lifecycle.(core.Interrupted).Question()
+	m, _ = core.Update(m, core.ClickedAnswer{Interrupt: q.ID, Choice: choice, At: coretest.Clock})
+	return m
+}
+
+// The resumed run's request: the same thread, a new run id, the state on
+// the screen, the interrupted run's conversation (the proposed tool call),
+// and a resume entry for the interrupt: a denial is a payload, a cancel
+// has none.
+func TestTheResumedRequest(t *testing.T) {
+	state := `{"services":[{"id":"api","name":"API","series":"Core","volume":1200,"latency":145},` +
+		`{"id":"checkout","name":"Checkout","series":"Core","volume":640,"latency":92},{"id":"auth","name":"Auth","series":"Platform","volume":900,"latency":35}]}`
+	messages := `[{"id":"msg-proposal","role":"assistant","toolCalls":[{"id":"call-rollback","type":"function","function":{"name":"rollback_deploy","arguments":"{\"service\":\"api\",\"to\":\"previous\"}"}}]}]`
+	for choice, resume := range map[core.Choice]string{
+		core.Approve:       `[{"interruptId":"rollback-api@thread-1","status":"resolved","payload":{"approved":true}}]`,
+		core.Reject:        `[{"interruptId":"rollback-api@thread-1","status":"resolved","payload":{"approved":false}}]`,
+		core.CancelRequest: `[{"interruptId":"rollback-api@thread-1","status":"cancelled"}]`,
+	} {
+		want := `{"threadId":"thread-1","runId":"run-2","state":` + state + `,"messages":` + messages +
+			`,"tools":[],"context":[],"forwardedProps":{"scenario":"approval"},"resume":` + resume + `,"protocolVersion":"1.1"}`
+		if got := requestOf(t, answered(t, choice).Run); got != want {
+			t.Errorf("%s: request\n%s\nwant\n%s", choice, got, want)
+		}
+	}
+}
+
+// The resumed run's engine knows what it continues: a run that leaves the
+// interrupted tool call unanswered is warned about.
+func TestTheResumedRunIsJudgedAsAContinuation(t *testing.T) {
+	m := answered(t, core.Approve)
+	var msgs []core.Msg
+	effects.Client{Endpoint: serve(t, sse(
+		"data: {\"type\":\"RUN_STARTED\",\"threadId\":\"thread-1\",\"runId\":\"run-2\"}\n\n",
+		"data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"thread-1\",\"runId\":\"run-2\"}\n\n",
+	))}.Stream(context.Background(), m.Run, func(msg core.Msg) { msgs = append(msgs, msg) })
+	if len(msgs) != 3 {
+		t.Fatalf("%s", kinds(msgs))
+	}
+	if w := msgs[1].(core.Received).Step.Warnings; len(w) != 1 || w[0].Rule.ID != protocol.ResumeUnanswered.ID {
+		t.Errorf("warnings %+v", w)
+	}
+}
+
+// An interrupted run's last event carries the conversation, and the wall
+// clock it was judged at, for the resume.
+func TestAnInterruptCarriesTheConversation(t *testing.T) {
+	s, _ := fixtures.Lookup("approval")
+	var frames []string
+	for _, st := range s.ForRequest("t", "r") {
+		frames = append(frames, "data: "+string(st.Event)+"\n\n")
+	}
+	msgs := collectRun(t, core.Run{Generation: 1, ThreadID: "t", RunID: "r", Scenario: "approval"}, sse(frames...))
+	last := msgs[len(msgs)-2].(core.Received)
+	if last.Step.Type != protocol.RunFinished || !strings.Contains(string(last.Conversation), `"call-rollback"`) || last.Now.IsZero() {
+		t.Errorf("the interrupt: %s %s %v", last.Step.Type, last.Conversation, last.Now)
+	}
+	for _, m := range msgs[:len(msgs)-2] {
+		if m.(core.Received).Conversation != nil {
+			t.Errorf("%s carries the conversation", m.(core.Received).Step.Type)
+		}
+	}
+}
+
+func collectRun(t *testing.T, run core.Run, handler http.HandlerFunc) []core.Msg {
+	t.Helper()
+	var msgs []core.Msg
+	effects.Client{Endpoint: serve(t, handler)}.Stream(context.Background(), run, func(m core.Msg) { msgs = append(msgs, m) })
+	return msgs
 }

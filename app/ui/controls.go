@@ -11,9 +11,18 @@ import (
 
 // Ids that focus handling reaches for.
 const (
-	runID    = "run"
-	statusID = "status"
+	runID      = "run"
+	statusID   = "status"
+	warningsID = "warnings"
 )
+
+// warnings is "1 warning", "2 warnings".
+func warnings(n int) string {
+	if n == 1 {
+		return "1 warning"
+	}
+	return fmt.Sprintf("%d warnings", n)
+}
 
 // controls: scenario, run commands, series filter, status, each a
 // component drawn again only when its inputs change. go-app keeps an
@@ -27,9 +36,11 @@ type controls struct {
 	Lifecycle  core.Lifecycle
 	StreamOpen bool // the run's connection is open
 	Accepted   int
+	Warned     int // the engine's warnings in this run
 	Filter     core.Filter
 
-	send func(core.Msg)
+	send         func(core.Msg)
+	showWarnings func() // opens the Wire at the first warned event
 }
 
 func (c *controls) Render() app.UI {
@@ -39,7 +50,7 @@ func (c *controls) Render() app.UI {
 		&scenarioPick{Chosen: c.Scenario, Scenarios: c.Scenarios, send: c.send},
 		&runButtons{Ready: c.Ready, Active: active, Failed: failed, send: c.send},
 		&filterButtons{Filter: c.Filter, send: c.send},
-		&runState{Lifecycle: c.Lifecycle, StreamOpen: c.StreamOpen, Accepted: c.Accepted},
+		&runState{Lifecycle: c.Lifecycle, StreamOpen: c.StreamOpen, Accepted: c.Accepted, Warned: c.Warned, showWarnings: c.showWarnings},
 	)
 }
 
@@ -92,14 +103,28 @@ type runState struct {
 	Lifecycle  core.Lifecycle
 	StreamOpen bool
 	Accepted   int
+	Warned     int
+
+	showWarnings func()
 }
 
 func (r *runState) Render() app.UI {
+	show := r.showWarnings
 	return app.Div().Class("group", "run-state").Body(
 		// Focusable from code: where focus goes when nothing else can take it.
 		app.P().Class("status", statusClass(r.Lifecycle)).Body(
 			app.Span().ID(statusID).TabIndex(-1).Role("status").Text(r.Lifecycle.String()),
 			app.If(who(r.Lifecycle) != "", func() app.UI { return app.Span().Class("who").Text(" · " + who(r.Lifecycle)) }),
+			// What the engine warned about is on the Wire: the count says
+			// so here, and its button opens the Wire at the first one.
+			app.If(r.Warned > 0, func() app.UI {
+				return app.Span().Class("warned").Body(
+					app.Text(" · "),
+					app.Button().Type("button").Class("warnings").ID(warningsID).
+						OnClick(func(app.Context, app.Event) { show() }).
+						Body(app.Span().Class("visually-hidden").Text("Show "), app.Text(warnings(r.Warned))),
+				)
+			}),
 		),
 		app.P().Class("accepted").Aria("live", "polite").Text(fmt.Sprintf("Accepted updates: %d", r.Accepted)),
 		app.P().Class("run-detail").Aria("live", "polite").Text(runDetail(r.Lifecycle, r.StreamOpen)),
@@ -248,7 +273,7 @@ func runEnd(l core.Lifecycle) string {
 	case core.Cancelled:
 		return l.RunID + " · " + l.Cause.String()
 	case core.Interrupted:
-		return l.RunID + " · interrupted"
+		return l.RunID + " · interrupted: the agent waits for your answer"
 	case core.Failed:
 		return l.RunID + " · " + l.Kind.String()
 	default:

@@ -31,9 +31,11 @@ type demo struct {
 	pageHide  app.Func        // leaving the page ends the run, through Update
 
 	table      *serviceTable // the table in the page, for focus to find rows
+	wire       *wireLog      // the Wire disclosure in the page, to open at a warning
 	chartWidth float64       // the chart's box, as the browser measured it
 	chartBox   boxWatch      // reports changes of that width
 	refocusing bool          // a focus check is due after this frame's render
+	asking     bool          // a question appeared: focus goes to it after this frame's render
 }
 
 func newDemo(scenarios catalogue.Catalogue) func() app.Composer {
@@ -111,13 +113,30 @@ func (d *demo) send(msg core.Msg) {
 		before := focused()
 		d.ctx.Defer(func(app.Context) {
 			d.refocusing = false
+			if d.asking { // the agent asks: the person's attention goes to the question
+				d.asking = false
+				focusFirst(app.Window().Get("document").Call("getElementById", questionID))
+				return
+			}
 			before.restore(d.table)
 		})
 	}
+	_, wasAsking := d.model.Lifecycle.(core.Interrupted)
 	var cmd core.Cmd
 	d.model, cmd = core.Update(d.model, msg)
+	if _, asks := d.model.Lifecycle.(core.Interrupted); asks && !wasAsking {
+		d.asking = true
+	}
 	d.ctx.SetState(modelState, d.model)
 	d.runner.Perform(cmd)
+}
+
+// showWarnings opens the Wire disclosure and moves focus to the first
+// event the engine warned about.
+func (d *demo) showWarnings() {
+	if d.wire != nil {
+		d.wire.reveal()
+	}
 }
 
 // deliver hands a stream's Msg to the UI goroutine.
@@ -135,11 +154,12 @@ func (d *demo) Render() app.UI {
 		chunks = m.Wire.Chunks()
 	}
 	return shell(d.path,
-		app.Div().Class("demo").DataSet("ready", ready).DataSet("thread", m.Thread).Body(
+		app.Div().Class("demo").DataSet("ready", ready).DataSet("thread", m.ThreadID()).Body(
 			&intro{Path: d.path},
 			&controls{
 				Scenario: m.Scenario, Scenarios: d.scenarios, Ready: ready, Lifecycle: m.Lifecycle,
-				StreamOpen: m.Connection != 0, Accepted: m.Accepted, Filter: m.Filter, send: d.send,
+				StreamOpen: m.Connection != 0, Accepted: m.Accepted, Warned: m.Warned, Filter: m.Filter,
+				send: d.send, showWarnings: d.showWarnings,
 			},
 			app.Div().Class("layout").Body(
 				app.Section().Class("card", "chart-card").Aria("labelledby", "chart-title").Body(
@@ -152,6 +172,7 @@ func (d *demo) Render() app.UI {
 				),
 				app.Div().Class("side").Body(
 					alertOf(m),
+					questionOf(m, d.send),
 					inspectorOf(m),
 				),
 			),
@@ -164,7 +185,7 @@ func (d *demo) Render() app.UI {
 				},
 			),
 			&activity{Entries: m.Activity},
-			&wireLog{Arrivals: m.Arrivals},
+			&wireLog{Arrivals: m.Arrivals, mounted: func(w *wireLog) { d.wire = w }},
 		),
 	)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	core "github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/protocol"
 )
 
 // inspector shows the selected service against its baseline.
@@ -99,13 +100,15 @@ func (a *alert) Render() app.UI {
 			ruleLines(f),
 		)
 	}
-	heading, detail := "The stream broke AG-UI 1.0", "The chart keeps the last valid data. Recover starts a fresh run."
+	heading, detail := "The stream broke AG-UI 1.x", "The chart keeps the last valid data. Recover starts a fresh run."
 	switch f.Kind {
 	case core.AgentReported:
 		heading = "The agent reported that its run failed"
 		detail = "This is the agent's own report, not a broken rule. The data it delivered stays; Recover starts a fresh run."
 	case core.Transport:
 		heading = "The connection failed"
+	case core.Refusal, core.Undrawable:
+		heading = "This demo stopped the run"
 	}
 	return app.Div().Class("alert").Role("alert").Body(
 		app.H2().Text(heading),
@@ -126,30 +129,41 @@ func notice(l core.Lifecycle) app.UI {
 			app.H2().Text("The agent cancelled the run"),
 			app.P().Text("It stopped on purpose before it completed: what it delivered stays, and it is not a success (events/lifecycle)."),
 		)
-	case core.Interrupted:
-		asks := "input"
-		if len(l.Interrupts) > 0 && l.Interrupts[0].Message != "" {
-			asks = l.Interrupts[0].Message
-		}
-		return app.Div().Class("notice").Body(
-			app.H2().Text("The agent is waiting for input"),
-			app.P().Body(app.Text("It asks: "), app.Q().Text(asks)),
-			app.P().Text("Resuming a run is not part of this demo: a resume is a new run whose input answers the interrupt (basic/patterns/interrupt-resume)."),
-		)
 	}
 	return nil
 }
 
-// ruleLines name the lifecycle rule that decided a failure and, for a
-// broken stream, the AG-UI 1.0 rule it broke.
+// ruleLines say whose rule ended a failed run and name the lifecycle rule
+// that decided it, with what that rule is. A broken stream quotes the
+// AG-UI 1.x rule it broke; a run this demo stopped says the choice was
+// its own: where 1.x lets a client go on, its words are quoted as the
+// permission they are, never as a violation.
 func ruleLines(f core.Failed) app.UI {
+	var whose app.UI
+	switch {
+	case f.Kind == core.Undrawable:
+		whose = app.P().Text("This demo draws only {services: [...]} state, each service an id, a name, a series (Core or Platform), " +
+			"a volume and a latency, and fails a run over any other. AG-UI 1.x lets a state be any JSON value: the stream broke no rule.")
+	case f.Kind == core.Refusal && f.Broke.ID == protocol.Limit.ID:
+		whose = app.P().Body(
+			app.Text("This demo's own bound, not a rule of AG-UI 1.x: "),
+			app.Q().Text(f.Broke.Quote),
+			app.Text("."),
+		)
+	case f.Kind == core.Refusal:
+		whose = app.P().Body(
+			app.Text("This demo's choice, not a broken rule. AG-UI 1.x ("+f.Broke.Page+") permits either: a client "),
+			app.Q().Text(f.Broke.Quote),
+			app.Text(". This demo fails the run instead, so that a refused update is never half drawn."),
+		)
+	case f.Broke.ID != "":
+		whose = app.P().Body(
+			app.Text("Broke AG-UI 1.x ("+f.Broke.Page+"): "),
+			app.Q().Text(f.Broke.Quote),
+		)
+	}
 	return app.Div().Class("rule").Body(
-		app.If(f.Broke.ID != "", func() app.UI {
-			return app.P().Body(
-				app.Text("Broke AG-UI 1.0 ("+f.Broke.Page+"): "),
-				app.Q().Text(f.Broke.Quote),
-			)
-		}),
+		whose,
 		app.P().Text(fmt.Sprintf("Decided by lifecycle rule %d: %s.", f.Rule, f.Rule)),
 	)
 }

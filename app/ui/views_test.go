@@ -17,6 +17,7 @@ import (
 	"github.com/agent-analysis/agent-analysis/app/catalogue"
 	"github.com/agent-analysis/agent-analysis/app/chart"
 	"github.com/agent-analysis/agent-analysis/app/core"
+	"github.com/agent-analysis/agent-analysis/app/core/coretest"
 	"github.com/agent-analysis/agent-analysis/app/effects"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
@@ -414,44 +415,61 @@ func TestChartDescribesChanges(t *testing.T) {
 }
 
 // Every script's last screen says how the run ended and who ended it; a
-// broken rule is quoted with its page, an agent's own report never is, and
-// what the engine warned about is listed on the Wire.
+// broken rule is quoted with its page, an agent's own report never is, a
+// run this demo stopped says so (quoting 1.x's permission, never as a
+// violation), an interrupted run asks its question, and what the engine
+// warned about is counted on the status and listed on the Wire.
 func TestEveryScriptExplainsItsEnd(t *testing.T) {
 	for _, s := range fixtures.All() {
 		t.Run(s.Name, func(t *testing.T) {
 			models := play(t, s.Name)
-			doc := render(t, models[len(models)-1])
-			if got := text(one(t, doc, "status", has("role", "status"))); got != s.Outcome.Status {
-				t.Errorf("status %q, want %q", got, s.Outcome.Status)
+			last := models[len(models)-1]
+			doc := render(t, last)
+			want := coretest.Outcome(s)
+			if got := text(one(t, doc, "status", has("role", "status"))); got != want.Status {
+				t.Errorf("status %q, want %q", got, want.Status)
 			}
-			if s.Outcome.Who != "" {
-				if got := text(one(t, doc, "who", has("class", "who"))); got != "· "+s.Outcome.Who {
-					t.Errorf("who %q, want %q", got, s.Outcome.Who)
+			if want.Who != "" {
+				if got := text(one(t, doc, "who", has("class", "who"))); got != "· "+want.Who {
+					t.Errorf("who %q, want %q", got, want.Who)
 				}
+			}
+			if warned := find(doc, has("id", warningsID)); (len(warned) == 1) != (last.Warned > 0) || len(warned) == 1 && text(warned[0]) != "Show "+warnings(last.Warned) {
+				t.Errorf("%d warnings, the status shows %d buttons", last.Warned, len(warned))
 			}
 			if detail := text(one(t, doc, "the run detail", has("class", "run-detail"))); strings.Contains(detail, "still open") {
 				t.Errorf("closed, the run detail says %q", detail)
 			}
 			alerts := find(doc, has("role", "alert"))
-			if (len(alerts) == 1) != (s.Outcome.Status == "Failed") || len(alerts) > 1 {
-				t.Fatalf("%d alerts for a %s run", len(alerts), s.Outcome.Status)
+			if (len(alerts) == 1) != (want.Status == "Failed") || len(alerts) > 1 {
+				t.Fatalf("%d alerts for a %s run", len(alerts), want.Status)
 			}
 			if len(alerts) == 1 {
 				says := text(alerts[0])
-				if !strings.Contains(says, s.Outcome.Reason) {
-					t.Errorf("alert %q lacks %q", says, s.Outcome.Reason)
+				if !strings.Contains(says, want.Reason) || !strings.Contains(says, "Decided by lifecycle rule 4: a broken AG-UI 1.x rule") && strings.Contains(says, "rule 4") {
+					t.Errorf("alert %q lacks %q, or what rule 4 is", says, want.Reason)
 				}
-				quoted := strings.Contains(says, "Broke AG-UI 1.0 (")
-				if quoted != (s.Outcome.Who == "the stream") {
-					t.Errorf("alert %q: quotes a rule %v for %s", says, quoted, s.Outcome.Who)
+				quoted := strings.Contains(says, "Broke AG-UI 1.x (")
+				if quoted != (want.Who == "the stream") {
+					t.Errorf("alert %q: quotes a rule %v for %s", says, quoted, want.Who)
+				}
+				if ours := strings.Contains(says, "This demo"); ours != (want.Who == "this demo") {
+					t.Errorf("alert %q: says it is this demo's %v for %s", says, ours, want.Who)
 				}
 			}
 			if says := text(one(t, doc, "the scenario line", has("id", "scenario-says"))); s.Rule.Quote != "" && !strings.Contains(says, s.Rule.Page+"): "+s.Rule.Quote) {
 				t.Errorf("the scenario line %q does not quote %s", says, s.Rule.Page)
 			}
 			notices := find(doc, has("class", "notice"))
-			if want := s.Outcome.Status == "Interrupted" || s.Outcome.Who == "the agent" && s.Outcome.Status == "Cancelled"; (len(notices) == 1) != want {
+			if want := want.Who == "the agent" && want.Status == "Cancelled"; (len(notices) == 1) != want {
 				t.Errorf("%d notices", len(notices))
+			}
+			questions := find(doc, has("id", questionID))
+			if (len(questions) == 1) != (want.Status == "Interrupted") {
+				t.Errorf("%d questions", len(questions))
+			}
+			if len(questions) == 1 {
+				buttonNamed(t, questions[0], "Cancel request")
 			}
 			if s.Group == fixtures.Warn && s.Outcome.Status == "Completed" {
 				warned := find(renderWire(t, models[len(models)-1]), has("class", "arrival-warnings"))
@@ -565,5 +583,138 @@ func TestTableWindow(t *testing.T) {
 		if first, last := tbl.window(1000); first != tt.first || last != tt.last {
 			t.Errorf("scrolled %.0f px: rows [%d, %d), want [%d, %d)", tt.scrollTop, first, last, tt.first, tt.last)
 		}
+	}
+}
+
+// An interrupted run asks the agent's question with Approve, Reject and
+// Cancel request, says what answering does, and nothing else says the
+// demo cannot resume.
+func TestInterruptedScreen(t *testing.T) {
+	models := play(t, "approval")
+	doc := render(t, models[len(models)-1])
+	if s := text(one(t, doc, "status", has("role", "status"))); s != "Interrupted" {
+		t.Errorf("status %q", s)
+	}
+	if d := text(one(t, doc, "the run detail", has("class", "run-detail"))); d != "run-1 · interrupted: the agent waits for your answer" {
+		t.Errorf("run detail %q", d)
+	}
+	q := one(t, doc, "the question", has("id", questionID))
+	if must(attr(q, "tabindex")) != "-1" || must(attr(q, "aria-labelledby")) != "question-title" {
+		t.Errorf("the question cannot take focus or has no name: %v", q.Attr)
+	}
+	says := text(q)
+	for _, want := range []string{"The agent asks", "Roll back API's deploy? Its p95 rose from 60 to 145 ms.", "a new run on the same thread (thread-1)", "baseline carry over"} {
+		if !strings.Contains(says, want) {
+			t.Errorf("the question %q lacks %q", says, want)
+		}
+	}
+	var names []string
+	for _, b := range find(q, tag("button")) {
+		if _, disabled := attr(b, "disabled"); disabled {
+			t.Errorf("%s is disabled", text(b))
+		}
+		names = append(names, text(b))
+	}
+	if strings.Join(names, "|") != "Approve|Reject|Cancel request" {
+		t.Errorf("buttons %q", names)
+	}
+	if strings.Contains(text(doc), "not part of this demo") {
+		t.Error("the screen still says resuming is not part of the demo")
+	}
+	if got := enabled(t, doc); got != [3]bool{true, false, false} {
+		t.Errorf("Run, Cancel, Recover enabled: %v", got)
+	}
+
+	// Expired when it came: Cancel request only, and a line saying when.
+	models = play(t, "expired-interrupt")
+	q = one(t, render(t, models[len(models)-1]), "the question", has("id", questionID))
+	if n := find(q, tag("button")); len(n) != 1 || text(n[0]) != "Cancel request" {
+		t.Errorf("an expired question offers %d buttons", len(n))
+	}
+	if !strings.Contains(text(q), "This request expired at 1 Jan 2026, 00:00 UTC: it can no longer be approved or rejected, only cancelled.") {
+		t.Errorf("the expired question says %q", text(q))
+	}
+}
+
+// After the answer, the resumed run's result: approved, API's p95 is back
+// to 60 ms against the thread's first snapshot; rejected, nothing changed.
+func TestResumedScreens(t *testing.T) {
+	models := play(t, "approval")
+	m := models[len(models)-1]
+	for choice, want := range map[core.Choice]string{core.Approve: "60", core.Reject: "145", core.CancelRequest: "145"} {
+		c := map[core.Choice]string{core.Approve: "approved", core.Reject: "rejected", core.CancelRequest: "cancelled"}[choice]
+		after := coretest.MustAnswer(t, m, choice, c)
+		doc := render(t, after[len(after)-1])
+		if s := text(one(t, doc, "status", has("role", "status"))); s != "Completed" {
+			t.Errorf("%s: status %q", c, s)
+		}
+		if len(find(doc, has("id", questionID))) != 0 || len(find(doc, has("id", warningsID))) != 0 {
+			t.Errorf("%s: a question or a warning after the resume", c)
+		}
+		api := one(t, doc, "API's row", func(n *html.Node) bool { return n.Data == "tr" && must(attr(n, "data-service-id")) == "api" })
+		if cells := find(api, tag("td")); len(cells) < 2 || text(cells[1]) != want {
+			t.Errorf("%s: API's row %q, want p95 %s", c, text(api), want)
+		}
+		if d := text(one(t, doc, "the run detail", has("class", "run-detail"))); d != "run-2 · finished" {
+			t.Errorf("%s: run detail %q", c, d)
+		}
+	}
+}
+
+// A run the engine warned about says so on the status, with a button that
+// names what it shows.
+func TestWarningsOnTheStatus(t *testing.T) {
+	models := play(t, "newer-version")
+	doc := render(t, models[len(models)-1])
+	status := one(t, doc, "the status line", has("class", "status done"))
+	if got := text(status); got != "Completed · Show 1 warning" {
+		t.Errorf("status line %q", got)
+	}
+	b := one(t, doc, "the warnings button", has("id", warningsID))
+	if b.Data != "button" || must(attr(b, "type")) != "button" {
+		t.Errorf("warnings control %s", b.Data)
+	}
+	// On the Wire, the warned event can take focus.
+	warned := find(renderWire(t, models[len(models)-1]), has("class", "arrival info warned"))
+	if len(warned) != 1 || must(attr(warned[0], "tabindex")) != "-1" || !strings.Contains(must(attr(warned[0], "aria-label")), "1 warning") {
+		t.Errorf("%d warned events on the Wire", len(warned))
+	}
+}
+
+// The invalid run is this demo's refusal, not a broken protocol: the
+// status says who, the alert quotes 1.x's MAY as the permission it is and
+// says what rule 4 is.
+func TestInvalidIsTheDemosRefusal(t *testing.T) {
+	doc := render(t, modelAfter(t, "invalid", 4))
+	if got := text(one(t, doc, "who", has("class", "who"))); got != "· this demo" {
+		t.Errorf("who %q", got)
+	}
+	if d := text(one(t, doc, "the run detail", has("class", "run-detail"))); d != "run-1 · this demo refused it" {
+		t.Errorf("run detail %q", d)
+	}
+	says := text(one(t, doc, "the alert", has("role", "alert")))
+	for _, want := range []string{
+		"This demo's choice, not a broken rule. AG-UI 1.x (basic/patterns/snapshots) permits either: a client MAY continue with its prior value rather than failing the run",
+		"Decided by lifecycle rule 4: a broken AG-UI 1.x rule fails the run",
+	} {
+		if !strings.Contains(says, want) {
+			t.Errorf("alert %q lacks %q", says, want)
+		}
+	}
+	if strings.Contains(says, "Broke AG-UI") || strings.Contains(says, "broke AG-UI") {
+		t.Errorf("alert %q calls the demo's choice a broken rule", says)
+	}
+	// A state that is not {services: [...]} is one this demo cannot draw.
+	m, _ := core.Update(core.NewModel("thread-1"), core.ClickedRun{})
+	models, err := coretest.Feed(m, m.Run, []byte(`{"type":"RUN_STARTED","threadId":"thread-1","runId":"run-1"}`), []byte(`{"type":"STATE_SNAPSHOT","snapshot":{"count":1}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc = render(t, models[len(models)-1])
+	if d := text(one(t, doc, "the run detail", has("class", "run-detail"))); d != "run-1 · this demo draws only {services: [...]} state" {
+		t.Errorf("run detail %q", d)
+	}
+	if says := text(one(t, doc, "the alert", has("role", "alert"))); !strings.Contains(says, "AG-UI 1.x lets a state be any JSON value: the stream broke no rule") {
+		t.Errorf("alert %q", says)
 	}
 }

@@ -19,6 +19,27 @@ type wireLog struct {
 	Arrivals []core.Arrival
 
 	disclosed
+	ctx     app.Context
+	mounted func(*wireLog) // tells the page where the mounted disclosure is
+}
+
+func (w *wireLog) OnMount(ctx app.Context) {
+	w.ctx = ctx
+	if w.mounted != nil {
+		w.mounted(w)
+	}
+}
+
+// reveal opens the disclosure and, once its events are drawn, moves focus
+// to the first the engine warned about (else to its summary).
+func (w *wireLog) reveal() {
+	w.ctx.Dispatch(func(ctx app.Context) {
+		w.open = true
+		ctx.Defer(func(app.Context) {
+			doc := app.Window().Get("document")
+			focusFirst(doc.Call("querySelector", ".wire .arrival.warned"), doc.Call("querySelector", ".wire summary"))
+		})
+	})
 }
 
 func (w *wireLog) Render() app.UI {
@@ -54,7 +75,12 @@ type arrivalItem struct {
 
 func (item *arrivalItem) Render() app.UI {
 	a := item.Arrival
-	return app.Li().Class("arrival", verdictClass(a.Verdict)).DataSet("verdict", string(a.Verdict)).Body(
+	li := app.Li().Class("arrival", verdictClass(a.Verdict)).DataSet("verdict", string(a.Verdict))
+	if len(a.Warnings) > 0 {
+		// Where the status line's warnings button takes focus.
+		li = li.Class("warned").TabIndex(-1).Aria("label", fmt.Sprintf("Event %d, %s, %s", a.Seq, a.Type, warnings(len(a.Warnings))))
+	}
+	return li.Body(
 		app.P().Class("arrival-head").Body(
 			app.Span().Class("seq").Text(fmt.Sprintf("#%d", a.Seq)),
 			app.Text(fmt.Sprintf(" · %.2f s · ", a.At.Seconds())),

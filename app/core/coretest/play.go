@@ -7,12 +7,17 @@ package coretest
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/agent-analysis/agent-analysis/app/core"
 	"github.com/agent-analysis/agent-analysis/app/effects"
 	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
+
+// Clock is the wall clock every event is judged at: a fixed day, so that
+// an interrupt's expiry is judged the same on every run of the tests.
+var Clock = time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
 
 // Play clicks Run for a script on m and feeds it the script's events.
 // It returns the model after Run and after each event delivered, in
@@ -46,11 +51,7 @@ func MustPlay(t testing.TB, name string) []core.Model {
 
 // Feed delivers events on run's connection, as the runtime would.
 func Feed(m core.Model, run core.Run, events ...[]byte) ([]core.Model, error) {
-	in, err := effects.Input(run)
-	if err != nil {
-		return nil, err
-	}
-	c, err := protocol.NewConsumer(in, protocol.Options{State: core.NewServices(), Refusals: protocol.Fail})
+	_, c, err := effects.Engine(run)
 	if err != nil {
 		return nil, err
 	}
@@ -59,10 +60,10 @@ func Feed(m core.Model, run core.Run, events ...[]byte) ([]core.Model, error) {
 		if m.Connection != run.Generation {
 			return out, nil // Update closed the connection: the runtime reads no more
 		}
-		step := c.Feed(data)
-		m, _ = core.Update(m, core.Received{Generation: run.Generation, JSON: data, Step: step})
+		msg := effects.Judge(run, c, data, 0, Clock)
+		m, _ = core.Update(m, msg)
 		out = append(out, m)
-		if step.Violation != nil {
+		if msg.Step.Violation != nil {
 			return out, nil
 		}
 	}
@@ -71,4 +72,71 @@ func Feed(m core.Model, run core.Run, events ...[]byte) ([]core.Model, error) {
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// Outcome is how the demo ends a script, as the script says it, with who
+// ended it as the screen says it: a run this demo fails over an update 1.x
+// lets a client go on without (a fault whose rule is the engine's
+// patch-not-applied warning) is ended by "this demo", not by "the stream".
+// Scripts written before the screen told the two apart say "the stream".
+func Outcome(s fixtures.Script) fixtures.Outcome {
+	o := s.Outcome
+	if o.Status == "Failed" && s.Rule.ID == protocol.PatchFailed.ID {
+		o.Who = "this demo"
+	}
+	return o
+}
+
+// Continuation is a script's continuation (what the server plays for a
+// resume with these answers: "approved", "rejected", "cancelled"), its
+// events as the run threadID, runID receives them.
+func Continuation(name, continuation, threadID, runID string) ([][]byte, error) {
+	s, ok := fixtures.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("no script %q", name)
+	}
+	for _, c := range s.Continuations {
+		if c.Name != continuation {
+			continue
+		}
+		var out [][]byte
+		for _, st := range s.Continue(c, threadID, runID) {
+			if st.Event != nil {
+				out = append(out, st.Event)
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%s has no continuation %q", name, continuation)
+}
+
+// Answer answers the open question of m, an interrupted model, at Clock,
+// and plays the script's continuation for that answer on the resumed run.
+// It returns the model after the answer and after each event delivered,
+// ending with the stream's close.
+func Answer(m core.Model, choice core.Choice, continuation string) ([]core.Model, error) {
+	l, ok := m.Lifecycle.(core.Interrupted)
+	if !ok {
+		return nil, fmt.Errorf("%s, not Interrupted", m.Lifecycle)
+	}
+	_, q := l.Question()
+	m, _ = core.Update(m, core.ClickedAnswer{Interrupt: q.ID, Choice: choice, At: Clock})
+	if m.Run.Resume == nil {
+		return nil, fmt.Errorf("the answer started no resumed run: %s", m.Lifecycle)
+	}
+	events, err := Continuation(m.Run.Scenario, continuation, m.Run.ThreadID, m.Run.RunID)
+	if err != nil {
+		return nil, err
+	}
+	return Feed(m, m.Run, events...)
+}
+
+// MustAnswer is Answer, failing t on an error.
+func MustAnswer(t testing.TB, m core.Model, choice core.Choice, continuation string) []core.Model {
+	t.Helper()
+	models, err := Answer(m, choice, continuation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return models
 }
