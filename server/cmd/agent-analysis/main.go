@@ -82,6 +82,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return runCheck(ctx, args[1:], stdout, stderr)
 		case "record":
 			return runRecord(ctx, args[1:], stdout, stderr)
+		case "proxy":
+			return runProxy(ctx, args[1:], stdout, stderr)
 		}
 	}
 	return serve(ctx, args, stdout, stderr)
@@ -94,7 +96,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags.Usage = func() {
 		fmt.Fprintf(flags.Output(), "Usage: agent-analysis [serve] [flags]\n"+
 			"       agent-analysis check [flags] FILE|DIR... | -url URL (see agent-analysis check -h)\n"+
-			"       agent-analysis record -url URL -o FILE (see agent-analysis record -h)\n\n"+
+			"       agent-analysis record -url URL -o FILE (see agent-analysis record -h)\n"+
+			"       agent-analysis proxy -upstream URL (see agent-analysis proxy -h)\n\n"+
 			"Serves the Agent Analysis demo and its deterministic AG-UI fixture endpoint,\n"+
 			"POST /api/agent-analysis. Flags:\n\n")
 		flags.PrintDefaults()

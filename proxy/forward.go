@@ -1,0 +1,124 @@
+package proxy
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// forward sends one request to the upstream and its answer back, byte for
+// byte, flushing each read as it arrives; a POST is judged on the way
+// (judging), never waited for.
+func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	// The upstream may answer before it has read the whole body: the
+	// answer's headers then go to the client while the transport still
+	// reads the body, which net/http would otherwise discard from under it.
+	_ = http.NewResponseController(w).EnableFullDuplex()
+	out := &http.Request{
+		Method: r.Method, URL: p.target(r), Header: endToEnd(r.Header),
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, ContentLength: r.ContentLength,
+	}
+	if _, ok := out.Header["User-Agent"]; !ok {
+		out.Header.Set("User-Agent", "") // the client's absence of one, not Go's
+	}
+	var j *judging
+	if r.Method == http.MethodPost {
+		j = p.startJudging(r, start)
+	}
+	if r.ContentLength != 0 {
+		out.Body = r.Body
+		if j != nil {
+			out.Body = j.body
+		}
+	}
+	out = out.WithContext(r.Context())
+
+	resp, err := p.transport.RoundTrip(out)
+	if err != nil {
+		if r.Context().Err() == nil {
+			writeProblem(w, p.cfg.WriteTimeout, http.StatusBadGateway, "Bad Gateway", "the agent could not be reached: "+err.Error())
+		}
+		j.answered(answer{err: err, ctx: ctxCause(r), at: time.Now()})
+		j.ended(outcome{read: err, at: time.Now()})
+		return
+	}
+	defer resp.Body.Close()
+	header := endToEnd(resp.Header)
+	if len(p.cfg.CORSOrigins) > 0 {
+		for name := range header {
+			if strings.HasPrefix(name, "Access-Control-") {
+				delete(header, name) // the proxy's CORS layer answers for it
+			}
+		}
+	}
+	for name, values := range header {
+		for _, v := range values {
+			w.Header().Add(name, v)
+		}
+	}
+	j.answered(answer{status: resp.StatusCode, header: resp.Header.Clone(), at: time.Now()})
+
+	rc := http.NewResponseController(w)
+	o := outcome{lastArrival: time.Now()}
+	setWriteDeadline(w, p.cfg.WriteTimeout)
+	w.WriteHeader(resp.StatusCode)
+	o.write = rc.Flush() // the headers now: a client waits for them before the first event
+	buf := make([]byte, 32<<10)
+	for o.write == nil {
+		n, err := resp.Body.Read(buf)
+		if n > 0 {
+			now := time.Now()
+			o.longestGap = max(o.longestGap, now.Sub(o.lastArrival))
+			o.lastArrival = now
+			o.bytes += int64(n)
+			j.passed(buf[:n], now)
+			if err := rc.SetWriteDeadline(now.Add(p.cfg.WriteTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+				o.write = err
+				break
+			}
+			if _, o.write = w.Write(buf[:n]); o.write == nil {
+				o.write = rc.Flush()
+			}
+		}
+		if err != nil {
+			o.read = err
+			break
+		}
+	}
+	o.at = time.Now()
+	o.longestGap = max(o.longestGap, o.at.Sub(o.lastArrival))
+	o.ctx = ctxCause(r)
+	j.ended(o)
+	if o.write == nil && o.ctx == nil && !errors.Is(o.read, io.EOF) {
+		// The upstream broke: the client's stream breaks too, rather
+		// than end as if whole.
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// ctxCause is why the request's context ended, or nil while it has not.
+func ctxCause(r *http.Request) error {
+	if r.Context().Err() == nil {
+		return nil
+	}
+	return cause(r.Context())
+}
+
+// writeProblem answers with an RFC 9457 problem, as serve does.
+func writeProblem(w http.ResponseWriter, d time.Duration, status int, title, detail string) {
+	body, _ := json.Marshal(struct {
+		Type   string `json:"type"`
+		Title  string `json:"title"`
+		Status int    `json:"status"`
+		Detail string `json:"detail"`
+	}{"about:blank", title, status, detail})
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.Header().Set("Cache-Control", "no-store")
+	setWriteDeadline(w, d)
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
+}

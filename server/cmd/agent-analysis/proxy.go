@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/agent-analysis/agent-analysis/agent"
+	"github.com/agent-analysis/agent-analysis/proxy"
+)
+
+// runProxy stands between a real client and a real agent, passing every
+// byte and judging every run, until ctx ends.
+func runProxy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	flags := flag.NewFlagSet("agent-analysis proxy", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	flags.Usage = func() {
+		fmt.Fprintf(flags.Output(), "Usage: agent-analysis proxy -upstream URL [flags]\n\n"+
+			"Forwards every request to the agent at -upstream and its answer back unchanged, flushed as\n"+
+			"it arrives, and judges each run (a POST) as it passes: the RunAgentInput the client sent,\n"+
+			"its resume list, and the stream, as check -url does. A request for / goes to the upstream\n"+
+			"URL itself; one for /x to the upstream's path + /x. It prints a line per run, \"ok   thread T\n"+
+			"run R · …\" or \"FAIL thread T run R: rule at event N: why\", and a summary on SIGINT or\n"+
+			"SIGTERM; the exit status is then 1 if any run failed. It only reports: no byte waits for it.\n\nFlags:\n")
+		flags.PrintDefaults()
+	}
+	upstream := flags.String("upstream", "", "the agent's AG-UI endpoint, http(s)://…: every request goes there")
+	addr := flags.String("addr", "127.0.0.1:8090", "listen address (loopback by default)")
+	logFile := flags.String("log", "", "write each run as a script, as record does: the first to FILE (.json or .jsonl),\nthe Nth to FILE-N.json beside it; serve -fixtures replays them, check judges them")
+	corsOrigins := flags.String("cors-origins", "", "comma-separated origins (scheme://host[:port]) a browser client may call the proxy from,\nor *; the proxy then answers CORS itself. None by default: the upstream's headers pass")
+	writeTimeout := flags.Duration("write-timeout", 10*time.Second, "a client that accepts nothing for this long is dropped, and its run's upstream request cancelled")
+	threads := flags.Int("threads", proxy.DefaultThreads, "threads whose open interrupts are remembered, to check the resume that answers them")
+	verbose := flags.Bool("v", false, "print each run's notes too: the engine's warnings, what was not judged and why")
+	switch err := flags.Parse(args); {
+	case errors.Is(err, flag.ErrHelp):
+		return nil
+	case err != nil:
+		return parseFailed(err)
+	case flags.NArg() > 0:
+		return usagef("proxy: unexpected argument %q (see -h)", flags.Arg(0))
+	case *upstream == "":
+		return usagef("proxy: -upstream URL is required")
+	case *writeTimeout <= 0:
+		return usagef("proxy: -write-timeout must be positive, got %s", *writeTimeout)
+	case *threads < 1:
+		return usagef("proxy: -threads must be at least 1, got %d", *threads)
+	}
+	if *logFile != "" {
+		if err := checkOutput(*logFile); err != nil {
+			return usagef("proxy: -log %s: %w", *logFile, err)
+		}
+	}
+	origins, err := parseOrigins(*corsOrigins)
+	if err != nil {
+		return usagef("proxy: %w", err)
+	}
+
+	var mu sync.Mutex // one run's lines together
+	p, err := proxy.New(proxy.Config{
+		Upstream: *upstream, Log: *logFile, CORSOrigins: origins, WriteTimeout: *writeTimeout, Threads: *threads,
+		Report: func(r proxy.Run) {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, line := range r.Lines(*verbose) {
+				fmt.Fprintln(stdout, line)
+			}
+		},
+	})
+	if err != nil {
+		return usagef("proxy: -upstream: %w", err)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("proxy: %w", err)
+	}
+	// Cancelling every request context on shutdown ends open streams
+	// promptly, each reported as interrupted; Shutdown alone would wait.
+	base, cancelRequests := context.WithCancelCause(context.Background())
+	defer cancelRequests(nil)
+	srv := &http.Server{
+		Handler:           p,
+		ReadHeaderTimeout: 5 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return base },
+		ErrorLog:          log.New(stderr, "proxy: ", 0),
+	}
+	srv.RegisterOnShutdown(func() { cancelRequests(proxy.ErrShutdown) })
+	mu.Lock()
+	fmt.Fprintf(stdout, "proxy: listening on http://%s, forwarding to %s\n", ln.Addr(), agent.RedactURL(*upstream))
+	mu.Unlock()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err = <-served:
+	case <-ctx.Done():
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err = srv.Shutdown(shutdownCtx); errors.Is(err, context.DeadlineExceeded) {
+			err = srv.Close()
+		}
+		if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {
+			err = serveErr
+		}
+	}
+	p.Close()
+	summary := p.Summary()
+	mu.Lock()
+	fmt.Fprintln(stdout, summary)
+	mu.Unlock()
+	switch {
+	case err != nil:
+		return fmt.Errorf("proxy: %w", err)
+	case summary.Failed > 0:
+		return errFailed
+	}
+	return nil
+}
