@@ -22,12 +22,18 @@ import (
 // like the UI shell does, and returns the final Model.
 func loop(t *testing.T, endpoint, scenario string) core.Model {
 	t.Helper()
+	m, _ := core.Update(core.NewModel("thread-1"), core.ChoseScenario{Name: scenario})
+	return loopFrom(t, endpoint, m, core.ClickedRun{})
+}
+
+// loopFrom is loop from m, starting with click.
+func loopFrom(t *testing.T, endpoint string, m core.Model, click core.Msg) core.Model {
+	t.Helper()
 	msgs := make(chan core.Msg, 64)
 	runner := effects.NewRunner(effects.Client{Endpoint: endpoint}, func(m core.Msg) { msgs <- m })
 	defer runner.Wait()
 	defer runner.Close()
-	m, _ := core.Update(core.NewModel("thread-1"), core.ChoseScenario{Name: scenario})
-	m, cmd := core.Update(m, core.ClickedRun{})
+	m, cmd := core.Update(m, click)
 	runner.Perform(cmd)
 	for m.Connection != 0 {
 		select {
@@ -74,6 +80,32 @@ func TestEveryScriptEndsAsSpecifiedAgainstTheRealServer(t *testing.T) {
 	m := loop(t, endpoint, "normal")
 	if m.Wire.Len() != 4 || latency(t, m, "api") != 145 {
 		t.Errorf("normal: %+v", m.Wire.Services())
+	}
+}
+
+// Each answer to the approval scenario's question, sent to the real
+// server and its stream read by the real client, resumes the run: the
+// server plays the answer's continuation on the same thread.
+func TestAnswersResumeAgainstTheRealServer(t *testing.T) {
+	endpoint := serve(t, server.New(server.Config{NoDelay: true})) + "/api/agent-analysis"
+	for choice, api := range map[core.Choice]float64{core.Approve: 60, core.Reject: 145, core.CancelRequest: 145} {
+		m := loop(t, endpoint, "approval")
+		l, ok := m.Lifecycle.(core.Interrupted)
+		if !ok {
+			t.Fatalf("%#v", m.Lifecycle)
+		}
+		_, q := l.Question()
+		m = loopFrom(t, endpoint, m, core.ClickedAnswer{Interrupt: q.ID, Choice: choice, At: time.Now()})
+		if m.Lifecycle != (core.Completed{RunID: "run-2"}) || latency(t, m, "api") != api || m.Warned != 0 || m.Run.ThreadID != "thread-1" {
+			t.Errorf("%s: %#v, api %v, %d warnings", choice, m.Lifecycle, latency(t, m, "api"), m.Warned)
+		}
+	}
+	// Expired: only a cancellation resumes it.
+	m := loop(t, endpoint, "expired-interrupt")
+	_, q := m.Lifecycle.(core.Interrupted).Question()
+	m = loopFrom(t, endpoint, m, core.ClickedAnswer{Interrupt: q.ID, Choice: core.CancelRequest, At: time.Now()})
+	if m.Lifecycle != (core.Completed{RunID: "run-2"}) {
+		t.Errorf("expired, cancelled: %#v", m.Lifecycle)
 	}
 }
 
