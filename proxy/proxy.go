@@ -183,9 +183,13 @@ func (p *Proxy) Close() {
 // target is where a request goes: the upstream, its path joined with the
 // request's.
 func (p *Proxy) target(r *http.Request) *url.URL {
+	return p.join(r.URL.EscapedPath(), r.URL.RawQuery)
+}
+
+// join is the upstream URL with path (escaped) and query added.
+func (p *Proxy) join(path, query string) *url.URL {
 	u := *p.upstream
-	u.User = p.upstream.User
-	if path := r.URL.EscapedPath(); path != "/" && path != "" {
+	if path != "/" && path != "" {
 		base := strings.TrimSuffix(p.upstream.EscapedPath(), "/")
 		joined := base + "/" + strings.TrimPrefix(path, "/")
 		if unescaped, err := url.PathUnescape(joined); err == nil {
@@ -194,9 +198,9 @@ func (p *Proxy) target(r *http.Request) *url.URL {
 	}
 	switch {
 	case u.RawQuery == "":
-		u.RawQuery = r.URL.RawQuery
-	case r.URL.RawQuery != "":
-		u.RawQuery += "&" + r.URL.RawQuery
+		u.RawQuery = query
+	case query != "":
+		u.RawQuery += "&" + query
 	}
 	return &u
 }

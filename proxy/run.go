@@ -154,7 +154,11 @@ func (p *Proxy) count(r Run) {
 
 // String is the summary in one line: "3 runs: 2 ok, 1 failed (after-finish ×1)".
 func (s Summary) String() string {
-	out := fmt.Sprintf("%d runs: %d ok, %d failed", s.Runs, s.Runs-s.Failed, s.Failed)
+	noun := "runs"
+	if s.Runs == 1 {
+		noun = "run"
+	}
+	out := fmt.Sprintf("%d %s: %d ok, %d failed", s.Runs, noun, s.Runs-s.Failed, s.Failed)
 	if len(s.Rules) > 0 {
 		var rules []string
 		for _, rule := range slices.Sorted(maps.Keys(s.Rules)) {

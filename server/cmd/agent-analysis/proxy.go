@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -13,8 +14,13 @@ import (
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/agent"
+	"github.com/agent-analysis/agent-analysis/internal/atomicfile"
 	"github.com/agent-analysis/agent-analysis/proxy"
+	"github.com/agent-analysis/agent-analysis/sarif"
 )
+
+// maxSARIFResults bounds what -sarif holds for a long-running proxy.
+const maxSARIFResults = 10000
 
 // runProxy stands between a real client and a real agent, passing every
 // byte and judging every run, until ctx ends.
@@ -37,6 +43,7 @@ func runProxy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	corsOrigins := flags.String("cors-origins", "", "comma-separated origins (scheme://host[:port]) a browser client may call the proxy from,\nor *; the proxy then answers CORS itself. None by default: the upstream's headers pass")
 	writeTimeout := flags.Duration("write-timeout", 10*time.Second, "a client that accepts nothing for this long is dropped, and its run's upstream request cancelled")
 	threads := flags.Int("threads", proxy.DefaultThreads, "threads whose open interrupts are remembered, to check the resume that answers them")
+	sarifFile := flags.String("sarif", "", "on exit, write every failure to this file as SARIF 2.1.0 (one result per failure:\nits rule, the rule's spec page, the upstream URL and the event), whole or not at all")
 	verbose := flags.Bool("v", false, "print each run's notes too: the engine's warnings, what was not judged and why")
 	switch err := flags.Parse(args); {
 	case errors.Is(err, flag.ErrHelp):
@@ -62,14 +69,22 @@ func runProxy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("proxy: %w", err)
 	}
 
-	var mu sync.Mutex // one run's lines together
-	p, err := proxy.New(proxy.Config{
+	var mu sync.Mutex // one run's lines together, and the SARIF results
+	var p *proxy.Proxy
+	var results []sarif.Result
+	dropped := 0
+	p, err = proxy.New(proxy.Config{
 		Upstream: *upstream, Log: *logFile, CORSOrigins: origins, WriteTimeout: *writeTimeout, Threads: *threads,
 		Report: func(r proxy.Run) {
 			mu.Lock()
 			defer mu.Unlock()
 			for _, line := range r.Lines(*verbose) {
 				fmt.Fprintln(stdout, line)
+			}
+			if *sarifFile != "" {
+				found := p.SARIF(r)
+				keep := min(len(found), maxSARIFResults-len(results))
+				results, dropped = append(results, found[:keep]...), dropped+len(found)-keep
 			}
 		},
 	})
@@ -114,6 +129,17 @@ func runProxy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	mu.Lock()
 	fmt.Fprintln(stdout, summary)
 	mu.Unlock()
+	if *sarifFile != "" {
+		if dropped > 0 {
+			fmt.Fprintf(stderr, "proxy: -sarif: the first %d failures written, %d more left out\n", len(results), dropped)
+		}
+		var b bytes.Buffer
+		if werr := sarif.Write(&b, sarif.Tool{Name: "agent-analysis proxy", InformationURI: "https://github.com/agent-analysis/agent-analysis"}, results); werr != nil {
+			err = errors.Join(err, werr)
+		} else if werr := atomicfile.Write(*sarifFile, b.Bytes()); werr != nil {
+			err = errors.Join(err, fmt.Errorf("-sarif: %w", werr))
+		}
+	}
 	switch {
 	case err != nil:
 		return fmt.Errorf("proxy: %w", err)

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,12 +21,13 @@ import (
 // plays and check judges, a summary and exit status 1 once stopped.
 func TestProxyCommand(t *testing.T) {
 	api := testagent.Ours(t)
-	dir := t.TempDir()
+	dir, sarifDir := t.TempDir(), t.TempDir()
 	out, lines := linesOf(t)
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"proxy", "-upstream", api, "-addr", "127.0.0.1:0", "-log", filepath.Join(dir, "traffic.json")}, out, io.Discard)
+		done <- run(ctx, []string{"proxy", "-upstream", api, "-addr", "127.0.0.1:0", "-log", filepath.Join(dir, "traffic.json"),
+			"-sarif", filepath.Join(sarifDir, "proxy.sarif")}, out, io.Discard)
 		out.Close()
 	}()
 	first := <-lines
@@ -62,6 +65,33 @@ func TestProxyCommand(t *testing.T) {
 	}
 	if err := <-done; !errors.Is(err, errFailed) {
 		t.Errorf("exit: %v", err)
+	}
+
+	// Every failure is a SARIF result: its rule, its page, the URL, the event.
+	raw, _ := os.ReadFile(filepath.Join(sarifDir, "proxy.sarif"))
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct{ ID, HelpURI string }
+				}
+			}
+			Results []struct {
+				RuleID     string
+				Properties struct{ Event int }
+				Locations  []struct {
+					PhysicalLocation struct{ ArtifactLocation struct{ URI string } }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &log); err != nil || len(log.Runs[0].Results) != 1 {
+		t.Fatalf("%v\n%s", err, raw)
+	}
+	r, rule := log.Runs[0].Results[0], log.Runs[0].Tool.Driver.Rules[0]
+	if r.RuleID != "after-finish" || r.Properties.Event != 5 || r.Locations[0].PhysicalLocation.ArtifactLocation.URI != api ||
+		rule.HelpURI != "https://docs.ag-ui.com/spec/1.0/events/lifecycle" {
+		t.Errorf("%s", raw)
 	}
 
 	// The log is scripts serve plays and check judges as the proxy did.
