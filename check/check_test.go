@@ -21,7 +21,7 @@ func TestFilesAgreeAndDisagree(t *testing.T) {
 	if r := got["valid"]; !r.OK {
 		t.Errorf("valid: %+v", r)
 	}
-	if r := got["after-finish"]; r.OK || r.Failures[0].Rule != "after-finish" || !strings.Contains(r.Failures[0].Text, "after-finish at event 2") {
+	if r := got["after-finish"]; r.OK || r.Failures[0].Rule != "after-finish" || !strings.Contains(r.Failures[0].Text, "after-finish at event 3") {
 		t.Errorf("after-finish: %+v", r)
 	}
 	wrong := got["wrong-expectations"]

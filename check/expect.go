@@ -168,8 +168,10 @@ func verdict(r Replay) *Failure {
 	return nil
 }
 
+// violation says where the stream broke the rule, its events numbered
+// from 1 as the page's Wire list and the proxy number them.
 func violation(v *protocol.Violation) *Failure {
-	return &Failure{Rule: v.Rule.ID, Text: fmt.Sprintf("%s at event %d: %s", v.Rule.ID, v.Index, v.Reason)}
+	return &Failure{Rule: v.Rule.ID, Text: fmt.Sprintf("%s at event %d: %s", v.Rule.ID, v.Index+1, v.Reason)}
 }
 
 func decode(raw json.RawMessage) patch.Value {

@@ -26,7 +26,7 @@ func TestCheckCommand(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 5 || lines[0] != "FAIL after-finish: after-finish at event 2: STATE_DELTA after run \"r\" finished: only RUN_STARTED or RUN_ERROR may follow RUN_FINISHED" ||
+	if len(lines) != 5 || lines[0] != "FAIL after-finish: after-finish at event 3: STATE_DELTA after run \"r\" finished: only RUN_STARTED or RUN_ERROR may follow RUN_FINISHED" ||
 		lines[1] != "ok   delta-applies" || lines[4] != "2 passed, 2 failed (1 notes at SHOULD or wording level: -v lists them)" {
 		t.Errorf("output:\n%s", out.String())
 	}
@@ -59,7 +59,7 @@ func TestCheckURL(t *testing.T) {
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"check", "-url", api, "-scenario", "events-after-finish", "-junit", junit}, &out, io.Discard)
 	lines := strings.Split(out.String(), "\n")
-	if !errors.Is(err, errFailed) || !strings.HasPrefix(lines[0], "FAIL events-after-finish: after-finish at event 4: ") ||
+	if !errors.Is(err, errFailed) || !strings.HasPrefix(lines[0], "FAIL events-after-finish: after-finish at event 5: ") ||
 		!strings.HasPrefix(lines[1], "     200 text/event-stream · ") || lines[2] != "0 passed, 1 failed" {
 		t.Errorf("%v\n%s", err, out.String())
 	}
