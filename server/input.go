@@ -136,16 +136,26 @@ func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) ([]
 	return io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 }
 
+// DefaultScenario is what a request that names no scenario plays: a
+// stock client's first request carries no forwardedProps, or empty ones.
+const DefaultScenario = "normal"
+
 // readScenario takes forwardedProps.scenario: a string naming one of
-// scripts. A blank or over-long name is refused as an unknown one is.
+// scripts, or DefaultScenario when forwardedProps is absent or names none.
+// A blank or over-long name is refused as an unknown one is.
 func readScenario(props patch.Value, scenario *string, scripts *library.Library) *Problem {
+	if props == nil {
+		*scenario = DefaultScenario
+		return nil
+	}
 	object, ok := props.(*patch.Object)
 	if !ok {
-		return invalid("forwardedProps.scenario", "forwardedProps.scenario: is required (forwardedProps must be an object naming a scenario)")
+		return invalid("forwardedProps.scenario", "forwardedProps must be an object, naming a scenario or none")
 	}
 	value, present := object.Get("scenario")
 	if !present {
-		return invalid("forwardedProps.scenario", "forwardedProps.scenario: is required")
+		*scenario = DefaultScenario
+		return nil
 	}
 	if *scenario, ok = value.(string); !ok {
 		return invalid("forwardedProps.scenario", "forwardedProps.scenario: must be a string")

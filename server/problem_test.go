@@ -46,8 +46,6 @@ func TestBadRequestsGetProblemsAndNoStream(t *testing.T) {
 		{"blank runId", http.MethodPost, "application/json", runBody("t", "  ", "normal"), 400, "runId: must not be blank", "runId"},
 		{"long threadId", http.MethodPost, "application/json", runBody(long, "r", "normal"), 400, "threadId: must be at most 128 characters", "threadId"},
 		{"long runId", http.MethodPost, "application/json", runBody("t", long, "normal"), 400, "runId: must be at most 128 characters", "runId"},
-		{"no scenario", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"forwardedProps":{}}`, 400, "forwardedProps.scenario: is required", "forwardedProps.scenario"},
-		{"no forwardedProps", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[]}`, 400, "forwardedProps.scenario: is required", "forwardedProps.scenario"},
 		{"scenario not a string", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"forwardedProps":{"scenario":7}}`, 400, "must be a string", "forwardedProps.scenario"},
 		{"forwardedProps not an object", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"forwardedProps":"slow"}`, 400, "forwardedProps must be an object", "forwardedProps.scenario"},
 		{"unknown scenario", http.MethodPost, "application/json", runBody("t", "r", "fast"), 422, `"fast" is not one of approval, delta-before-snapshot,`, "forwardedProps.scenario"},
@@ -107,6 +105,24 @@ func TestOfficialClientBodyIsAccepted(t *testing.T) {
 	got, err := describeStream(rec.Body)
 	if err != nil || len(got) != 6 || got[0] != "RUN_STARTED thread-1 run-1 1.0" {
 		t.Fatalf("stream %v, %v", got, err)
+	}
+}
+
+// A stock client's first request names no scenario: it plays normal.
+func TestARequestNamingNoScenarioPlaysNormal(t *testing.T) {
+	for _, body := range []string{
+		`{"threadId":"t","runId":"r","messages":[]}`,
+		`{"threadId":"t","runId":"r","messages":[],"forwardedProps":{}}`,
+		`{"threadId":"t","runId":"r","messages":[],"forwardedProps":{"other":1}}`,
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		server.New(server.Config{NoDelay: true}).ServeHTTP(rec, req)
+		got, err := describeStream(rec.Body)
+		if rec.Code != http.StatusOK || err != nil || len(got) != 6 || got[1] != "STATE_SNAPSHOT api=60 checkout=92 auth=35" {
+			t.Errorf("%s: status %d, stream %v, %v", body, rec.Code, got, err)
+		}
 	}
 }
 
