@@ -45,8 +45,8 @@ func TestCORS(t *testing.T) {
 		!strings.Contains(strings.ToLower(rec.Header().Get("Access-Control-Allow-Headers")), "content-type") {
 		t.Errorf("preflight from the allowed origin: %d %v", rec.Code, rec.Header())
 	}
-	if rec := serve(h, preflight(foreign)); rec.Header().Get("Access-Control-Allow-Origin") != "" {
-		t.Errorf("preflight from a foreign origin allowed: %v", rec.Header())
+	if rec := serve(h, preflight(foreign)); rec.Header().Get("Access-Control-Allow-Origin") != "" || !namesTheFlag(rec, foreign) {
+		t.Errorf("preflight from a foreign origin: %d %v %s", rec.Code, rec.Header(), rec.Body)
 	}
 
 	rec = serve(h, apiRequest(http.MethodPost, allowed, "application/json", body))
@@ -67,11 +67,11 @@ func TestCORS(t *testing.T) {
 		t.Errorf("* did not allow %s: %v", foreign, rec.Header())
 	}
 
-	// The default is same origin only: no CORS headers, and OPTIONS is a
-	// method like the others, refused.
+	// The default is same origin only: no CORS headers, and a preflight
+	// refused with the flag that would allow it.
 	same := server.New(server.Config{NoDelay: true})
-	if rec := serve(same, preflight(allowed)); rec.Code != http.StatusMethodNotAllowed || rec.Header().Get("Access-Control-Allow-Origin") != "" {
-		t.Errorf("default preflight: %d %v", rec.Code, rec.Header())
+	if rec := serve(same, preflight(allowed)); rec.Header().Get("Access-Control-Allow-Origin") != "" || !namesTheFlag(rec, allowed) {
+		t.Errorf("default preflight: %d %v %s", rec.Code, rec.Header(), rec.Body)
 	}
 	if rec := serve(same, apiRequest(http.MethodPost, allowed, "application/json", body)); rec.Header().Get("Access-Control-Allow-Origin") != "" {
 		t.Errorf("default stream carries CORS headers: %v", rec.Header())
@@ -92,4 +92,11 @@ func TestWithoutWasmThePagesSayHowToBuildIt(t *testing.T) {
 	if rec := serve(h, apiRequest(http.MethodPost, "", "application/json", runBody("t", "r", "normal"))); rec.Code != 200 {
 		t.Errorf("API %d", rec.Code)
 	}
+}
+
+// namesTheFlag: a refused preflight is a 403 problem saying which flag
+// lets the origin in.
+func namesTheFlag(rec *httptest.ResponseRecorder, origin string) bool {
+	return rec.Code == http.StatusForbidden && rec.Header().Get("Content-Type") == "application/problem+json" &&
+		strings.Contains(rec.Body.String(), "-cors-origins "+origin)
 }

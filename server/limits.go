@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -27,10 +28,26 @@ func (s streamSlots) give() { <-s }
 
 // withCORS lets the listed origins call the API, preflight included, and
 // gives problem answers the same headers so a browser client can read
-// them. With no origins it adds nothing: same origin only.
+// them. With no origins it adds nothing: same origin only. A preflight
+// from an origin not allowed gets a 403 problem naming the flag that
+// allows it: the browser only says the preflight failed, the server's
+// log and a curl say why.
 func withCORS(origins []string) func(http.Handler) http.Handler {
+	refuse := func(w http.ResponseWriter, r *http.Request) {
+		origin := r.Header.Get("Origin")
+		writeProblem(w, problem(http.StatusForbidden, "origin-not-allowed", "Origin not allowed",
+			fmt.Sprintf("This server lets no page of %q call the API: start it with -cors-origins %s (comma-separated origins, or *).", origin, origin)))
+	}
 	if len(origins) == 0 {
-		return func(h http.Handler) http.Handler { return h }
+		return func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if preflight(r) {
+					refuse(w, r)
+					return
+				}
+				next.ServeHTTP(w, r)
+			})
+		}
 	}
 	c := cors.New(cors.Options{
 		AllowedOrigins: origins,
@@ -38,7 +55,21 @@ func withCORS(origins []string) func(http.Handler) http.Handler {
 		AllowedHeaders: []string{"Content-Type", "Accept"},
 		MaxAge:         600,
 	})
-	return c.Handler
+	return func(next http.Handler) http.Handler {
+		h := c.Handler(next)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if preflight(r) && !c.OriginAllowed(r) {
+				refuse(w, r)
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+}
+
+// preflight reports whether r is a browser's CORS preflight.
+func preflight(r *http.Request) bool {
+	return r.Method == http.MethodOptions && r.Header.Get("Origin") != "" && r.Header.Get("Access-Control-Request-Method") != ""
 }
 
 // withProgressDeadline gives every write of a response a fresh deadline:
