@@ -7,8 +7,17 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/agent-analysis/agent-analysis/app/core/coretest"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
+
+// plural is "1 warning", "2 warnings".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
 
 // Every scenario and fault, run from the screen, reaches its documented
 // status with its documented data: the accepted count, who ended the run,
@@ -40,7 +49,7 @@ func TestFaultLab(t *testing.T) {
 				return detail.startsWith(%q) && !detail.includes('still open') &&
 					['Completed', 'Failed', 'Cancelled', 'Interrupted'].includes(status);
 			})()`, run), load)
-			want := script.Outcome
+			want := coretest.Outcome(script)
 			if s, n := p.status(), p.acceptedCount(); s != want.Status || n != want.Accepted {
 				t.Errorf("%s: %s with %d accepted, want %s with %d", script.Name, s, n, want.Status, want.Accepted)
 			}
@@ -51,7 +60,7 @@ func TestFaultLab(t *testing.T) {
 			switch {
 			case want.Status == "Failed" && (!strings.Contains(alert, want.Reason) || !strings.Contains(alert, "Decided by lifecycle rule")):
 				t.Errorf("%s: the alert %q lacks %q or its rule", script.Name, alert, want.Reason)
-			case want.Status == "Failed" && strings.Contains(alert, "Broke AG-UI 1.0") != (want.Who == "the stream"):
+			case want.Status == "Failed" && strings.Contains(alert, "Broke AG-UI 1.x") != (want.Who == "the stream"):
 				t.Errorf("%s: ended by %s, the alert %q", script.Name, want.Who, alert)
 			case want.Status != "Failed" && alert != "":
 				t.Errorf("%s: an alert on a run that did not fail: %q", script.Name, alert)
@@ -63,6 +72,12 @@ func TestFaultLab(t *testing.T) {
 			warnings := eval[[]string](p, `[...document.querySelectorAll('.wire .arrival-warnings li')].map(w => w.textContent)`)
 			if script.Group == fixtures.Warn && want.Status == "Completed" && len(warnings) == 0 {
 				t.Errorf("%s: the Wire shows no warning", script.Name)
+			}
+			if shown := eval[string](p, `document.getElementById('warnings')?.textContent ?? ''`); shown != map[bool]string{true: "Show " + plural(len(warnings), "warning"), false: ""}[len(warnings) > 0] {
+				t.Errorf("%s: %d warnings on the Wire, the status shows %q", script.Name, len(warnings), shown)
+			}
+			if asked := eval[string](p, `[...document.querySelectorAll('#question button')].map(b => b.textContent).join('|')`); (asked != "") != (want.Status == "Interrupted") {
+				t.Errorf("%s: %s, the question offers %q", script.Name, want.Status, asked)
 			}
 			switch script.Name {
 			case "normal":
@@ -81,7 +96,7 @@ func TestFaultLab(t *testing.T) {
 				if !strings.Contains(strings.Join(frames, ","), "checked") {
 					t.Errorf("non-state events not shown as checked: %v", frames)
 				}
-			case "outcome-interrupt", "outcome-cancelled":
+			case "outcome-cancelled":
 				if notice := eval[string](p, `document.querySelector('.notice')?.textContent ?? ''`); notice == "" {
 					t.Errorf("%s: no notice says how the agent ended it", script.Name)
 				}

@@ -186,6 +186,9 @@ type logLine struct {
 	Scenario string `json:"scenario"`
 	End      string `json:"end"`    // completed, client-gone, shutdown, ...
 	Events   int    `json:"events"` // sent before it ended
+	// Continuation is the script's continuation a resume played; "" for
+	// a fresh run.
+	Continuation string `json:"continuation"`
 }
 
 // logBook is the server's log, as decoded lines.
