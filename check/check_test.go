@@ -26,18 +26,18 @@ func TestFilesAgreeAndDisagree(t *testing.T) {
 	}
 	wrong := got["wrong-expectations"]
 	want := []Failure{
-		{"expect.outcome", "outcome completed (every run ended), want failed"},
-		{"expect.runError", `runError "the model is overloaded", want one containing "rate limited"`},
-		{"expect.messages", "messages ["},
-		{"expect.messageCount", "1 messages, want 2"},
-		{"expect.eventTypesAbsent", "RUN_ERROR was delivered"},
+		{Rule: "expect.outcome", Text: "outcome completed (every run ended), want failed"},
+		{Rule: "expect.runError", Text: `runError "the model is overloaded", want one containing "rate limited"`},
+		{Rule: "expect.messages", Text: "messages ["},
+		{Rule: "expect.messageCount", Text: "1 messages, want 2"},
+		{Rule: "expect.eventTypesAbsent", Text: "RUN_ERROR was delivered"},
 	}
 	if wrong.OK || len(wrong.Failures) != len(want) {
-		t.Fatalf("wrong-expectations: %q", wrong.Failures)
+		t.Fatalf("wrong-expectations: %+v", wrong.Failures)
 	}
 	for i, w := range want {
 		if got := wrong.Failures[i]; got.Rule != w.Rule || !strings.HasPrefix(got.Text, w.Text) {
-			t.Errorf("disagreement %d: %q, want %q", i, got, w)
+			t.Errorf("disagreement %d: %+v, want %+v", i, got, w)
 		}
 	}
 	// A SHOULD-level difference is a note, never a failure.
@@ -91,7 +91,7 @@ func TestSubset(t *testing.T) {
 }
 
 func TestPrint(t *testing.T) {
-	results := []Result{{Name: "a", OK: true, Notes: []string{"n"}}, {Name: "b", Failures: []Failure{{"r1", "x"}, {"r2", "y"}}}}
+	results := []Result{{Name: "a", OK: true, Notes: []string{"n"}}, {Name: "b", Failures: []Failure{{Rule: "r1", Text: "x"}, {Rule: "r2", Text: "y"}}}}
 	var b bytes.Buffer
 	Print(&b, results, false)
 	if want := "ok   a\nFAIL b: x; y\n1 passed, 1 failed (1 notes at SHOULD or wording level: -v lists them)\n"; b.String() != want {
@@ -110,7 +110,7 @@ func TestPrint(t *testing.T) {
 		Passed, Failed int
 		Results        []Result
 	}
-	if err := json.Unmarshal(b.Bytes(), &report); err != nil || report.Passed != 1 || report.Failed != 1 || report.Results[1].Failures[1] != (Failure{"r2", "y"}) {
+	if err := json.Unmarshal(b.Bytes(), &report); err != nil || report.Passed != 1 || report.Failed != 1 || report.Results[1].Failures[1] != (Failure{Rule: "r2", Text: "y"}) {
 		t.Errorf("%+v %v", report, err)
 	}
 }
@@ -124,7 +124,7 @@ func TestTheConformanceStreamsAgreeWithTheEngine(t *testing.T) {
 	}
 	for _, r := range results {
 		if !r.OK {
-			t.Errorf("%s: %q", r.Path, r.Failures)
+			t.Errorf("%s: %+v", r.Path, r.Failures)
 		}
 	}
 }

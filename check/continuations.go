@@ -52,7 +52,7 @@ func Continuations(s script.Script, useExpect bool) []Result {
 		if r, err := resume(s, main, c); err != nil {
 			res.Failures = []Failure{*err}
 		} else {
-			res.Failures, res.Notes = judge(r, compactJSON(c.Extra["expect"]), useExpect)
+			res.Failures, res.Notes, res.Warnings = judge(r, compactJSON(c.Extra["expect"]), useExpect)
 		}
 		res.OK = len(res.Failures) == 0
 		out = append(out, res)
@@ -79,20 +79,23 @@ func resume(s script.Script, main Replay, c script.Continuation) (Replay, *Failu
 	return replay(stream, in, in, nil, protocol.Options{Peer: s.Peer, Speak: speaks(s), Continues: *main.Pending}), nil
 }
 
-// judge is a replay's failures and notes: against expect when asked and
-// there is one, else the stream must be accepted.
-func judge(r Replay, expect json.RawMessage, useExpect bool) ([]Failure, []string) {
+// judge is a replay's failures, notes and warnings: against expect when
+// asked and there is one, else the stream must be accepted.
+func judge(r Replay, expect json.RawMessage, useExpect bool) ([]Failure, []string, []Failure) {
 	if useExpect && expect != nil {
 		e, err := readExpect(expect)
 		if err != nil {
-			return []Failure{{Rule: "expect", Text: err.Error()}}, nil
+			return []Failure{{Rule: "expect", Text: err.Error()}}, nil, nil
 		}
-		return compare(r, e)
+		failures, notes := compare(r, e)
+		return failures, notes, nil
 	}
+	var res Result
+	res.warned(r.Warnings)
 	if f := verdict(r); f != nil {
-		return []Failure{*f}, warningNotes(r.Warnings)
+		return []Failure{*f}, res.Notes, res.Warnings
 	}
-	return nil, warningNotes(r.Warnings)
+	return nil, res.Notes, res.Warnings
 }
 
 func compactJSON(raw json.RawMessage) json.RawMessage {

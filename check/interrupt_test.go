@@ -18,7 +18,7 @@ func TestTheApprovalScenariosContinuationsReplay(t *testing.T) {
 	for _, r := range results {
 		names = append(names, r.Name)
 		if !r.OK || len(r.Notes) != 0 {
-			t.Errorf("%s: %q %q", r.Name, r.Failures, r.Notes)
+			t.Errorf("%s: %+v %+v", r.Name, r.Failures, r.Notes)
 		}
 	}
 	if strings.Join(names, " ") != "approval approval/approved approval/rejected approval/cancelled" {
@@ -103,7 +103,7 @@ func TestAResumeNotSentFailsNamingTheField(t *testing.T) {
 		Answers: []protocol.Answer{{InterruptID: "i", Status: protocol.Resolved, Payload: []byte(`{"ok":true}`)}},
 		Refused: &protocol.ResumeError{Field: "resume/0/status", Reason: "expired"},
 	})
-	if r.OK || len(r.Failures) != 1 || r.Failures[0] != (Failure{ResumeRule, "the resume was not sent: resume/0/status: expired"}) ||
+	if r.OK || len(r.Failures) != 1 || r.Failures[0] != (Failure{Rule: ResumeRule, Text: "the resume was not sent: resume/0/status: expired"}) ||
 		r.Continues != "a" || string(r.Resume) != `[{"interruptId":"i","status":"resolved","payload":{"ok":true}}]` {
 		t.Errorf("%+v", r)
 	}

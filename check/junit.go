@@ -88,7 +88,7 @@ func junitFailureOf(failures []Failure) *junitFailure {
 	}
 	lines := make([]string, len(failures))
 	for i, f := range failures {
-		lines[i] = f.Rule + ": " + f.Text
+		lines[i] = f.Rule + ": " + strings.TrimPrefix(f.Text, f.Rule+" ") // "rule: at event 3: …", the rule said once
 	}
 	message := failures[0].Text
 	if len(failures) > 1 {

@@ -22,7 +22,8 @@ func Live(name string, ex agent.Exchange) Result {
 	if ex.Truncated != "" {
 		res.Failures = append(res.Failures, Failure{Rule: Truncated, Text: "truncated: " + ex.Truncated})
 	}
-	res.Notes = append(warningNotes(ex.Warnings), ex.Notes...)
+	res.warned(ex.Warnings)
+	res.Notes = append(res.Notes, ex.Notes...)
 	if ex.Interrupted != nil {
 		res.Interrupted = Waiting(*ex.Interrupted)
 	}
@@ -30,10 +31,26 @@ func Live(name string, ex agent.Exchange) Result {
 	return res
 }
 
-func warningNotes(warnings []protocol.Warning) []string {
-	var notes []string
+// warned notes the engine's warnings, and keeps them as the failures
+// -strict makes them.
+func (res *Result) warned(warnings []protocol.Warning) {
 	for _, w := range warnings {
-		notes = append(notes, fmt.Sprintf("warning (%s): %s", w.Rule.ID, w.Text))
+		res.Notes = append(res.Notes, fmt.Sprintf("warning (%s): %s", w.Rule.ID, w.Text))
+		res.Warnings = append(res.Warnings, Failure{Rule: w.Rule.ID, Text: "warning: " + w.Text, Event: w.Index + 1})
 	}
-	return notes
+}
+
+// Strict fails every result the engine warned about, by the warning's
+// rule (check -strict). A result compared with its "expect" has no
+// warnings of its own here: the expect says which it wants.
+func Strict(results []Result) []Result {
+	out := make([]Result, len(results))
+	for i, r := range results {
+		if len(r.Warnings) > 0 {
+			r.Failures = append(append([]Failure(nil), r.Failures...), r.Warnings...)
+			r.OK = false
+		}
+		out[i] = r
+	}
+	return out
 }

@@ -51,10 +51,10 @@ func TestLiveRunsOfEveryScriptReportExactlyItsRule(t *testing.T) {
 			}
 			if f.Group == fixtures.Fatal {
 				if got := rules(r); r.OK || len(got) != 1 || got[0] != f.Rule.ID {
-					t.Errorf("failures %q, want exactly %s", r.Failures, f.Rule.ID)
+					t.Errorf("failures %+v, want exactly %s", r.Failures, f.Rule.ID)
 				}
 			} else if !r.OK {
-				t.Errorf("failures %q", r.Failures)
+				t.Errorf("failures %+v", r.Failures)
 			}
 			if live, replay := warned(r), warned(Script(f.Script, false)); !slices.Equal(live, replay) {
 				t.Errorf("the live run warns %q, a replay of its file %q", live, replay)

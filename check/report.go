@@ -18,6 +18,7 @@ type Result struct {
 	OK        bool             `json:"ok"`
 	Failures  []Failure        `json:"failures,omitempty"`  // empty when OK
 	Notes     []string         `json:"notes,omitempty"`     // SHOULD-level and wording-level differences: never a failure
+	Warnings  []Failure        `json:"-"`                   // the engine's warnings, which -strict fails (Strict)
 	Transport *agent.Transport `json:"transport,omitempty"` // what a live run measured
 	// Interrupted is what the run ended waiting for, when it ended with
 	// the interrupt outcome: not a failure.
@@ -34,8 +35,9 @@ type Result struct {
 // with ("expect.state"), or a transport check of a live run
 // ("content-type", see package agent).
 type Failure struct {
-	Rule string `json:"rule"`
-	Text string `json:"text"`
+	Rule  string `json:"rule"`
+	Text  string `json:"text"`
+	Event int    `json:"event,omitempty"` // the event it is at, from 1; 0 when it is not one event's
 }
 
 // The failures that are neither an engine rule nor an expectation.
@@ -62,7 +64,7 @@ func Script(s script.Script, useExpect bool) Result {
 		if f := verdict(r); f != nil {
 			res.Failures = []Failure{*f}
 		}
-		res.Notes = warningNotes(r.Warnings)
+		res.warned(r.Warnings)
 	}
 	res.OK = len(res.Failures) == 0
 	return res

@@ -115,3 +115,26 @@ type Warning struct {
 }
 
 func (w Warning) String() string { return w.Text }
+
+// all is every rule above, the fatal ones first.
+var all = []Rule{
+	NotAnEvent, Malformed, FirstEvent, NestedRun, AfterFinish, AfterError, OpenAtFinish, ThreadOfRun, RunIDsAgree,
+	RunIDReused, RequestedLast, Streaming, FirstChunk, ChunkConflict, ChunkAmbiguous, Attribution, SubagentLifecycle,
+	Steps, InterruptIDs, Reasoning, Limit, StateRefused,
+	UnknownEvent, UnknownMember, UnknownOp, PatchFailed, NewerVersion, UninterpretableVersion, RetiredShape,
+	LossyDowngrade, ActivityTarget, ResumeUnanswered, UnknownEntity,
+}
+
+// Rules lists every rule this engine names, the fatal ones first.
+func Rules() []Rule { return append([]Rule(nil), all...) }
+
+// RuleByID is the rule of an id ("after-finish"), for a report that kept
+// only the id.
+func RuleByID(id string) (Rule, bool) {
+	for _, r := range all {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}

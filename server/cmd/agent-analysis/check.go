@@ -13,6 +13,8 @@ import (
 	"github.com/agent-analysis/agent-analysis/agent"
 	"github.com/agent-analysis/agent-analysis/check"
 	"github.com/agent-analysis/agent-analysis/internal/atomicfile"
+	"github.com/agent-analysis/agent-analysis/sarif"
+	"github.com/agent-analysis/agent-analysis/script"
 )
 
 // checkLive asks for each run and judges it; a run that ends interrupted
@@ -42,6 +44,24 @@ func checkLive(ctx context.Context, runs []liveRun, answer *agent.Answer) []chec
 	return results
 }
 
+// eventLine is the line a script file's nth event (from 1) starts on; 0
+// when it cannot say.
+func eventLine(path string, event int) int {
+	s, err := script.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	for _, st := range s.Steps {
+		if st.Event == nil {
+			continue
+		}
+		if event--; event == 0 {
+			return st.Line
+		}
+	}
+	return 0
+}
+
 // errFailed makes the process exit 1 once the report is written.
 var errFailed = errors.New("some scripts failed")
 
@@ -68,6 +88,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	asJSON := flags.Bool("json", false, "write one JSON report instead of lines")
 	junit := flags.String("junit", "", "also write a JUnit XML report to this file, one testcase per file or run (for CI)")
 	verbose := flags.Bool("v", false, "list the notes: warnings, and differences at SHOULD or wording level")
+	strict := flags.Bool("strict", false, "fail a file or run the engine warned about, by the warning's rule (a file compared with its \"expect\" is judged by it)")
+	sarifPath := flags.String("sarif", "", "also write every failure to this file as SARIF 2.1.0 (for code scanning)")
 	var live liveFlags
 	live.register(flags, "with -url: a RunAgentInput JSON file to send, one run each (repeatable; missing threadId,\nrunId and messages are filled in); default: the demo's input, with fresh ids")
 	switch err := flags.Parse(args); {
@@ -103,6 +125,19 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 		}
 		results = check.Files(flags.Args(), *expect)
+	}
+	if *strict {
+		results = check.Strict(results)
+	}
+	if *sarifPath != "" {
+		var b bytes.Buffer
+		tool := sarif.Tool{Name: "agent-analysis check", InformationURI: "https://github.com/agent-analysis/agent-analysis"}
+		if err := sarif.Write(&b, tool, check.SARIF(results, eventLine)); err != nil {
+			return err
+		}
+		if err := atomicfile.Write(*sarifPath, b.Bytes()); err != nil {
+			return fmt.Errorf("check: -sarif: %w", err)
+		}
 	}
 	if *junit != "" {
 		var b bytes.Buffer

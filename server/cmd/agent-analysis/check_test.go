@@ -237,3 +237,62 @@ func TestCheckURLReportsNoSecrets(t *testing.T) {
 		}
 	}
 }
+
+// -strict fails what the engine warned about, by its rule; -sarif writes
+// every failure with its rule's page, its file, line and event.
+func TestCheckStrictAndSARIF(t *testing.T) {
+	dir := t.TempDir()
+	warned := testfile.Write(t, dir, "warned.jsonl", `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`+"\n"+`{"type":"FUTURE_EVENT"}`+"\n"+`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`+"\n")
+	broken := testfile.Write(t, dir, "broken.jsonl", `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`+"\n"+`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`+"\n\n"+`{"type":"STATE_SNAPSHOT","snapshot":{}}`+"\n")
+
+	if err := run(t.Context(), []string{"check", warned}, io.Discard, io.Discard); err != nil {
+		t.Fatalf("a warning fails without -strict: %v", err)
+	}
+	report := filepath.Join(dir, "report.sarif")
+	var out bytes.Buffer
+	err := run(t.Context(), []string{"check", "-strict", "-sarif", report, warned, broken}, &out, io.Discard)
+	if !errors.Is(err, errFailed) || !strings.Contains(out.String(), "FAIL warned: warning: dropped an event of unknown type FUTURE_EVENT") {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	raw, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct{ ID, HelpURI string }
+				}
+			}
+			Results []struct {
+				RuleID    string
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine int }
+					}
+				}
+				Properties struct{ Event int }
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &log); err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 {
+		t.Fatalf("%v: %s", err, raw)
+	}
+	got := map[string]string{}
+	for _, r := range log.Runs[0].Results {
+		loc := r.Locations[0].PhysicalLocation
+		got[r.RuleID] = fmt.Sprintf("%s:%d event %d", filepath.Base(loc.ArtifactLocation.URI), loc.Region.StartLine, r.Properties.Event)
+	}
+	want := map[string]string{"unknown-event": "warned.jsonl:2 event 2", "after-finish": "broken.jsonl:4 event 3"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("results %v, want %v", got, want)
+	}
+	for _, r := range log.Runs[0].Tool.Driver.Rules {
+		if !strings.HasPrefix(r.HelpURI, "https://docs.ag-ui.com/spec/") {
+			t.Errorf("rule %s without its page: %q", r.ID, r.HelpURI)
+		}
+	}
+}

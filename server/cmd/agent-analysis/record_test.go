@@ -98,11 +98,11 @@ func TestARecordingReplaysByteForByte(t *testing.T) {
 			original := check.Live(name, exchange(t, api, name))
 			replayed := check.Live(name, exchange(t, replay.base+"/api/agent-analysis", "rec-"+name))
 			if !slices.Equal(failedRules(original), failedRules(replayed)) || original.OK != replayed.OK {
-				t.Errorf("check judges the original %q and the replay %q", original.Failures, replayed.Failures)
+				t.Errorf("check judges the original %+v and the replay %+v", original.Failures, replayed.Failures)
 			}
 			file := check.File(filepath.Join(dir, "rec-"+name+".json"), false)[0]
 			if !slices.Equal(failedRules(file), failedRules(original)) {
-				t.Errorf("check judges the file %q, the live run %q", file.Failures, original.Failures)
+				t.Errorf("check judges the file %+v, the live run %+v", file.Failures, original.Failures)
 			}
 		})
 	}
