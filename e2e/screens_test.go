@@ -59,6 +59,22 @@ func TestScreens(t *testing.T) {
 			p.do(chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('details').forEach(d => d.open = true)`))
 			shot("rejected")
 
+			p.selectScenario("approval")
+			p.click("Run")
+			p.waitFor("the question", askedJS, load)
+			shot("interrupted")
+			p.click("Approve")
+			p.waitFor("the resumed run to end", endedJS(5), load)
+			shot("resumed")
+			p.selectScenario("expired-interrupt")
+			p.click("Run")
+			p.waitFor("the expired question", askedJS, load)
+			shot("expired")
+			p.selectScenario("newer-version")
+			p.click("Run")
+			p.waitFor("newer-version to end", endedJS(7), load)
+			shot("warning")
+
 			for _, fault := range []string{"nested-run-started", "unknown-event", "outcome-interrupt", "run-error"} {
 				p.selectScenario(fault)
 				p.click("Run")

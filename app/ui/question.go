@@ -26,9 +26,7 @@ type question struct {
 	ExpiresAt   string // as the agent wrote it
 	Expiry      time.Time
 	HasExpiry   bool
-	Others      int // interrupts besides the question: answering cancels them
-	ToolCall    string
-	Thread      string
+	Others      int  // interrupts besides the question: answering cancels them
 	WithoutData bool // the run applied no state of its own: the resumed run starts from the empty state
 
 	send func(core.Msg)
@@ -51,7 +49,7 @@ func questionOf(m core.Model, send func(core.Msg)) *question {
 	return &question{
 		Asked: true, ID: in.ID, Asks: asks, Approval: approval,
 		Expired: l.QuestionExpired(), ExpiresAt: in.ExpiresAt, Expiry: expiry, HasExpiry: hasExpiry,
-		Others: len(l.Pending.Interrupts) - 1, ToolCall: in.ToolCallID, Thread: l.Pending.ThreadID,
+		Others:      len(l.Pending.Interrupts) - 1,
 		WithoutData: m.Baseline == nil,
 		send:        send,
 	}
@@ -86,8 +84,8 @@ func (q *question) Render() app.UI {
 		app.If(q.Others > 0, func() app.UI {
 			return app.P().Class("hint").Text(fmt.Sprintf("The agent asked %d more question(s) this screen cannot answer: any answer here cancels them.", q.Others))
 		}),
-		app.Div().Class("group").Role("group").Aria("label", "Answer").Body(buttons...),
 		app.P().Class("hint").Text(q.resumes()),
+		app.Div().Class("group").Role("group").Aria("label", "Answer").Body(buttons...),
 	)
 }
 
@@ -106,5 +104,8 @@ func (q *question) resumes() string {
 	if q.WithoutData {
 		what = "filter and selection carry over"
 	}
-	return "Answering resumes the run as a new run on the same thread (" + q.Thread + "): " + what + "."
+	if !q.Approval {
+		return "Cancel request resumes the run without an answer, as a new run on the same thread: " + what + "."
+	}
+	return "Answering resumes the run as a new run on the same thread: " + what + "."
 }

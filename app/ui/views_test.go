@@ -603,7 +603,7 @@ func TestInterruptedScreen(t *testing.T) {
 		t.Errorf("the question cannot take focus or has no name: %v", q.Attr)
 	}
 	says := text(q)
-	for _, want := range []string{"The agent asks", "Roll back API's deploy? Its p95 rose from 60 to 145 ms.", "a new run on the same thread (thread-1)", "baseline carry over"} {
+	for _, want := range []string{"The agent asks", "Roll back API's deploy? Its p95 rose from 60 to 145 ms.", "Answering resumes the run as a new run on the same thread: the data, filter, selection and baseline carry over."} {
 		if !strings.Contains(says, want) {
 			t.Errorf("the question %q lacks %q", says, want)
 		}
