@@ -141,9 +141,10 @@ func answer(m Model, msg ClickedAnswer) (Model, Cmd) {
 			return m, nil
 		}
 		if question.Expired(msg.At) { // expired while it was shown
-			l.Expired = append([]bool(nil), l.Expired...)
-			l.Expired = append(l.Expired, make([]bool, max(0, q+1-len(l.Expired)))...)
-			l.Expired[q] = true
+			expired := make([]bool, len(l.Pending.Interrupts)) // a new slice: other Models share the old one
+			copy(expired, l.Expired)
+			expired[q] = true
+			l.Expired = expired
 			m.Lifecycle = l
 			return logf(m, l.RunID, Warning, "the question expired at %s: it can only be cancelled", Clip(question.ExpiresAt)), nil
 		}
