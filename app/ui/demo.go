@@ -222,7 +222,7 @@ func (l *legend) Render() app.UI {
 			svg("svg").Class("key", "baseline").Attr("viewBox", "0 0 16 16").Aria("hidden", true).Body(
 				svg("circle").Attr("cx", "8").Attr("cy", "8").Attr("r", "5"),
 			),
-			app.Text("Baseline: the run's first snapshot"),
+			app.Text("Baseline: the run's first snapshot (a resumed run keeps its thread's)"),
 		),
 		app.Li().Body(
 			svg("svg").Class("key", "ring-key").Attr("viewBox", "0 0 16 16").Aria("hidden", true).Body(
