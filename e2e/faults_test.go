@@ -7,7 +7,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/agent-analysis/agent-analysis/app/core/coretest"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
@@ -49,7 +48,7 @@ func TestFaultLab(t *testing.T) {
 				return detail.startsWith(%q) && !detail.includes('still open') &&
 					['Completed', 'Failed', 'Cancelled', 'Interrupted'].includes(status);
 			})()`, run), load)
-			want := coretest.Outcome(script)
+			want := script.Outcome
 			if s, n := p.status(), p.acceptedCount(); s != want.Status || n != want.Accepted {
 				t.Errorf("%s: %s with %d accepted, want %s with %d", script.Name, s, n, want.Status, want.Accepted)
 			}

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/core/coretest"
 	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
@@ -535,7 +534,7 @@ func TestRejectionsAreBounded(t *testing.T) {
 func TestEveryScriptEndsAsItsOutcomeSays(t *testing.T) {
 	for _, s := range fixtures.All() {
 		t.Run(s.Name, func(t *testing.T) {
-			checkOutcome(t, play(t, core.NewModel(thread), s.Name), coretest.Outcome(s))
+			checkOutcome(t, play(t, core.NewModel(thread), s.Name), s.Outcome)
 		})
 	}
 }

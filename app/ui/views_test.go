@@ -425,7 +425,7 @@ func TestEveryScriptExplainsItsEnd(t *testing.T) {
 			models := play(t, s.Name)
 			last := models[len(models)-1]
 			doc := render(t, last)
-			want := coretest.Outcome(s)
+			want := s.Outcome
 			if got := text(one(t, doc, "status", has("role", "status"))); got != want.Status {
 				t.Errorf("status %q, want %q", got, want.Status)
 			}

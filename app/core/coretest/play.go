@@ -11,7 +11,6 @@ import (
 
 	"github.com/agent-analysis/agent-analysis/app/core"
 	"github.com/agent-analysis/agent-analysis/app/effects"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
@@ -72,19 +71,6 @@ func Feed(m core.Model, run core.Run, events ...[]byte) ([]core.Model, error) {
 		out = append(out, m)
 	}
 	return out, nil
-}
-
-// Outcome is how the demo ends a script, as the script says it, with who
-// ended it as the screen says it: a run this demo fails over an update 1.x
-// lets a client go on without (a fault whose rule is the engine's
-// patch-not-applied warning) is ended by "this demo", not by "the stream".
-// Scripts written before the screen told the two apart say "the stream".
-func Outcome(s fixtures.Script) fixtures.Outcome {
-	o := s.Outcome
-	if o.Status == "Failed" && s.Rule.ID == protocol.PatchFailed.ID {
-		o.Who = "this demo"
-	}
-	return o
 }
 
 // Continuation is a script's continuation (what the server plays for a
