@@ -86,16 +86,16 @@ func checkAnswer(resp *http.Response) *Finding {
 		return &Finding{HTTPStatus, fmt.Sprintf("the agent answered %s, a redirect to %q: AG-UI posts once, so point the URL at the endpoint itself",
 			resp.Status, resp.Header.Get("Location"))}
 	case resp.StatusCode < 200 || resp.StatusCode >= 300:
-		return &Finding{HTTPStatus, fmt.Sprintf("the agent answered %s, not 2xx: %s", resp.Status, excerpt(resp.Body, mt))}
+		return &Finding{HTTPStatus, fmt.Sprintf("the agent answered %s, not 2xx: %s", resp.Status, Excerpt(resp.Body, mt))}
 	case mt != "text/event-stream":
-		return &Finding{ContentType, fmt.Sprintf("the answer is %q, not text/event-stream: %s", resp.Header.Get("Content-Type"), excerpt(resp.Body, mt))}
+		return &Finding{ContentType, fmt.Sprintf("the answer is %q, not text/event-stream: %s", resp.Header.Get("Content-Type"), Excerpt(resp.Body, mt))}
 	}
 	return nil
 }
 
-// excerpt is what a body that is not a stream says: a problem's detail,
-// or its first line, shortened.
-func excerpt(body io.Reader, mediaType string) string {
+// Excerpt is what a body that is not a stream says: a problem's title and
+// detail, or its first line, shortened. It reads 4 KiB at most.
+func Excerpt(body io.Reader, mediaType string) string {
 	head, _ := io.ReadAll(io.LimitReader(body, 4<<10))
 	if strings.HasSuffix(mediaType, "json") {
 		var p struct{ Title, Detail string }

@@ -3,7 +3,6 @@ package proxy
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -252,10 +251,10 @@ func (j *judging) readAnswer(a answer, in protocol.Input, opts protocol.Options)
 			a.status, http.StatusText(a.status), a.header.Get("Location"))})
 		return
 	case a.status < 200 || a.status >= 300:
-		j.fail(Failure{Rule: agent.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, not 2xx: %s", a.status, http.StatusText(a.status), excerpt(j.stream, mt))})
+		j.fail(Failure{Rule: agent.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, not 2xx: %s", a.status, http.StatusText(a.status), agent.Excerpt(j.stream, mt))})
 		return
 	case mt != "text/event-stream":
-		j.fail(Failure{Rule: agent.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream: %s", a.header.Get("Content-Type"), excerpt(j.stream, mt))})
+		j.fail(Failure{Rule: agent.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream: %s", a.header.Get("Content-Type"), agent.Excerpt(j.stream, mt))})
 		return
 	}
 	var body io.Reader = j.stream
@@ -404,24 +403,4 @@ func (j *judging) finish() {
 	j.p.count(j.run)
 	j.p.cfg.Report(j.run)
 	close(j.ref.done)
-}
-
-// excerpt is what a body that is not a stream says: a problem's title
-// and detail, or its first line, shortened. It reads 4 KiB at most.
-func excerpt(body io.Reader, mediaType string) string {
-	head, _ := io.ReadAll(io.LimitReader(body, 4<<10))
-	if strings.HasSuffix(mediaType, "json") {
-		var p struct{ Title, Detail string }
-		if json.Unmarshal(head, &p) == nil && (p.Detail != "" || p.Title != "") {
-			return strings.TrimSpace(p.Title + " " + p.Detail)
-		}
-	}
-	text := strings.Join(strings.Fields(string(head)), " ")
-	if text == "" {
-		return "an empty body"
-	}
-	if r := []rune(text); len(r) > 120 {
-		text = string(r[:120]) + "…"
-	}
-	return fmt.Sprintf("%q", text)
 }
