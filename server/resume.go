@@ -42,7 +42,9 @@ func continuationFor(in protocol.Input, s script.Script, now time.Time) (*script
 				a.InterruptID, other, in.ThreadID))
 		}
 	}
-	pending := protocol.Pending{ThreadID: in.ThreadID, RunID: runOf(s), Interrupts: make([]protocol.Interrupt, len(raised))}
+	// The interrupted run's id is the client's, which the server never
+	// kept: the reasons say "the interrupted run".
+	pending := protocol.Pending{ThreadID: in.ThreadID, Interrupts: make([]protocol.Interrupt, len(raised))}
 	for n, i := range raised {
 		i.ID = script.BindInterrupt(i.ID, in.ThreadID)
 		pending.Interrupts[n] = i
@@ -66,12 +68,6 @@ func continuationFor(in protocol.Input, s script.Script, now time.Time) (*script
 		names[n] = fmt.Sprintf("%q", c.Name)
 	}
 	return nil, refused("resume", fmt.Sprintf("No continuation of scenario %q takes these answers; it has %s.", s.Name, strings.Join(names, ", ")))
-}
-
-// runOf is the interrupted run as the script names it.
-func runOf(s script.Script) string {
-	_, run := s.Requested()
-	return run
 }
 
 func refused(field, detail string) *Problem {

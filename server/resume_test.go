@@ -85,7 +85,7 @@ func TestBadResumesAreRefused(t *testing.T) {
 	for name, tt := range map[string]struct {
 		scenario, resume, field, says string
 	}{
-		"an empty list":                  {"approval", `[]`, "resume", `interrupt "rollback-api@t1" of run "run-1" has no entry`},
+		"an empty list":                  {"approval", `[]`, "resume", `interrupt "rollback-api@t1" of the interrupted run has no entry`},
 		"no entry for the interrupt":     {"approval", `[` + cancel("rollback-db@t1") + `]`, "resume/0/interruptId", `raised no interrupt "rollback-db@t1"`},
 		"an unknown id":                  {"approval", `[` + cancel("nope") + `]`, "resume/0/interruptId", `raised no interrupt "nope"`},
 		"the id as the script writes it": {"approval", `[` + cancel("rollback-api") + `]`, "resume/0/interruptId", `raised no interrupt "rollback-api"`},

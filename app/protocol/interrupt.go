@@ -104,7 +104,7 @@ func duplicateInterrupt(list []Interrupt) string {
 // interrupts the run that continues it must answer, every one.
 type Pending struct {
 	ThreadID   string
-	RunID      string // the interrupted run
+	RunID      string // the interrupted run; "" when not known (a server that kept nothing)
 	Interrupts []Interrupt
 }
 
@@ -169,7 +169,7 @@ func (p Pending) Check(in Input, now time.Time) error {
 		i, known := open[a.InterruptID]
 		switch {
 		case !known:
-			return &ResumeError{at + "/interruptId", fmt.Sprintf("run %q raised no interrupt %q", bound(p.RunID), bound(a.InterruptID))}
+			return &ResumeError{at + "/interruptId", fmt.Sprintf("%s raised no interrupt %q", p.run(), bound(a.InterruptID))}
 		case answered[a.InterruptID]:
 			return &ResumeError{at + "/interruptId", fmt.Sprintf("interrupt %q is answered twice", bound(a.InterruptID))}
 		case a.Status == Resolved && i.Expired(now):
@@ -184,9 +184,17 @@ func (p Pending) Check(in Input, now time.Time) error {
 		}
 	}
 	if len(missing) > 0 {
-		return &ResumeError{"resume", fmt.Sprintf("interrupt %s of run %q has no entry: every interrupt must be answered or cancelled", strings.Join(missing, ", "), bound(p.RunID))}
+		return &ResumeError{"resume", fmt.Sprintf("interrupt %s of %s has no entry: every interrupt must be answered or cancelled", strings.Join(missing, ", "), p.run())}
 	}
 	return nil
+}
+
+// run names the interrupted run in a reason.
+func (p Pending) run() string {
+	if p.RunID == "" {
+		return "the interrupted run"
+	}
+	return fmt.Sprintf("run %q", bound(p.RunID))
 }
 
 // Resume is the input of the run that continues p's: base (its thread,
