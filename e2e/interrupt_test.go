@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -233,6 +235,39 @@ func TestInvalidIsTheDemosRefusal(t *testing.T) {
 		}
 		if strings.Contains(alert, "roke AG-UI") {
 			t.Errorf("the alert calls the demo's choice a broken rule: %q", alert)
+		}
+	})
+}
+
+// A valid stream whose state is not {services: [...]}, as a script served
+// with -fixtures may carry, is a state this demo cannot draw: the screen
+// says so, and never that the stream broke AG-UI.
+func TestAForeignStateIsTheDemosLimit(t *testing.T) {
+	dir := t.TempDir()
+	counter := `{"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"1.1"}` + "\n" +
+		`{"type":"STATE_SNAPSHOT","snapshot":{"count":1}}` + "\n" +
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "counter.jsonl"), []byte(counter), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := startServer(serverBin, "-web", webDir, "-no-delay", "-fixtures", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.stop()
+	atViewports(t, viewports[:1], func(t *testing.T, p *page) {
+		p.base = srv.url
+		p.startRun("counter")
+		p.until("the run to fail", endedJS(1))
+		if who := eval[string](p, `document.querySelector('.status .who')?.textContent ?? ''`); who != " · this demo" {
+			t.Errorf("ended by %q", who)
+		}
+		if detail := eval[string](p, `document.querySelector('.run-detail').textContent`); detail != "run-1 · this demo draws only {services: [...]} state" {
+			t.Errorf("run detail %q", detail)
+		}
+		alert := eval[string](p, `document.querySelector('[role=alert]').textContent`)
+		if !strings.Contains(alert, "AG-UI 1.x lets a state be any JSON value: the stream broke no rule") || strings.Contains(alert, "roke AG-UI 1") {
+			t.Errorf("the alert %q", alert)
 		}
 	})
 }
