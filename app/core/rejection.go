@@ -65,11 +65,14 @@ func (r Rejection) String() string {
 
 // Clip cuts a text to 160 bytes on a character boundary: every text a
 // Rejection or a failure keeps is bounded so.
-func Clip(s string) string {
-	if len(s) <= maxEvidence {
+func Clip(s string) string { return ClipTo(s, maxEvidence) }
+
+// ClipTo cuts a text to n bytes on a character boundary, marking the cut.
+func ClipTo(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := maxEvidence
+	cut := n
 	for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
 		cut--
 	}

@@ -12,6 +12,10 @@ import (
 // questionID is the question's box: focus moves there when it appears.
 const questionID = "question"
 
+// maxAsks bounds what the box quotes of the agent's words, in bytes: an
+// event may carry a megabyte of them.
+const maxAsks = 1000
+
 // question is the agent's question while a run is interrupted, with the
 // answers the screen can give: Approve and Reject for an approval (a
 // one-boolean responseSchema) that has not expired, and Cancel request
@@ -40,15 +44,15 @@ func questionOf(m core.Model, send func(core.Msg)) *question {
 		return &question{send: send}
 	}
 	_, in := l.Question()
-	asks := in.Message
+	asks := core.ClipTo(in.Message, maxAsks)
 	if asks == "" {
-		asks = "It gives no question in words, only its reason: " + in.Reason + "."
+		asks = "It gives no question in words, only its reason: " + core.Clip(in.Reason) + "."
 	}
 	_, approval := l.Approval()
 	expiry, hasExpiry := in.Expiry()
 	return &question{
 		Asked: true, ID: in.ID, Asks: asks, Approval: approval,
-		Expired: l.QuestionExpired(), ExpiresAt: in.ExpiresAt, Expiry: expiry, HasExpiry: hasExpiry,
+		Expired: l.QuestionExpired(), ExpiresAt: core.Clip(in.ExpiresAt), Expiry: expiry, HasExpiry: hasExpiry,
 		Others:      len(l.Pending.Interrupts) - 1,
 		WithoutData: m.Baseline == nil,
 		send:        send,

@@ -636,6 +636,26 @@ func TestInterruptedScreen(t *testing.T) {
 	}
 }
 
+// An agent's words are quoted within bounds, however many it sends.
+func TestAQuestionIsQuotedWithinBounds(t *testing.T) {
+	long := strings.Repeat("Roll back? ", 10000)
+	m, _ := core.Update(core.NewModel("thread-1"), core.ClickedRun{})
+	models, err := coretest.Feed(m, m.Run, []byte(`{"type":"RUN_STARTED","threadId":"thread-1","runId":"run-1"}`),
+		[]byte(`{"type":"RUN_FINISHED","threadId":"thread-1","runId":"run-1","outcome":{"type":"interrupt","interrupts":[`+
+			`{"id":"i","reason":"`+strings.Repeat("r", 5000)+`","message":"`+long+`","expiresAt":"`+strings.Repeat("9", 5000)+`"}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asks := text(one(t, render(t, models[len(models)-1]), "the agent's words", has("class", "asks")))
+	if len(asks) > maxAsks+len("…") || !strings.HasPrefix(asks, "Roll back? Roll back?") || !strings.HasSuffix(asks, "…") {
+		t.Errorf("quoted %d bytes: %.40q…", len(asks), asks)
+	}
+	q := text(one(t, render(t, models[len(models)-1]), "the question", has("id", questionID)))
+	if len(q) > 2*maxAsks {
+		t.Errorf("the question box holds %d bytes", len(q))
+	}
+}
+
 // After the answer, the resumed run's result: approved, API's p95 is back
 // to 60 ms against the thread's first snapshot; rejected, nothing changed.
 func TestResumedScreens(t *testing.T) {
