@@ -15,7 +15,7 @@ import (
 	"github.com/agent-analysis/agent-analysis/server"
 )
 
-// disposals records what a server's OnDispose hook is told.
+// disposals records what a server's disposal hook is told.
 type disposals struct {
 	mu  sync.Mutex
 	got []server.Disposal
@@ -36,7 +36,7 @@ func (d *disposals) list() []server.Disposal {
 // startStream runs one request in the bubble; done closes when the handler
 // returns.
 func startStream(ctx context.Context, h *disposals, scenario string) (rec *streamRecorder, done chan struct{}) {
-	handler := server.New(server.Config{OnDispose: h.record})
+	handler := server.New(server.WithDisposals(server.Config{}, h.record))
 	req := httptest.NewRequestWithContext(ctx, "POST", "/api/agent-analysis", strings.NewReader(runBody("t", "r", scenario)))
 	req.Header.Set("Content-Type", "application/json")
 	rec, done = newStreamRecorder(), make(chan struct{})

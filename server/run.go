@@ -55,7 +55,7 @@ func handleRun(cfg Config, v *validator.Validate, slots streamSlots) http.Handle
 
 		s := stream{
 			w: w, rc: rc, steps: steps, req: req,
-			noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.OnDispose, log: cfg.Logger,
+			noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.onDispose, log: cfg.Logger,
 		}
 		d := s.play(r.Context())
 		addLogAttrs(r.Context(), slog.Int("events", d.Sent), slog.String("end", string(d.End)))

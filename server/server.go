@@ -42,9 +42,10 @@ type Config struct {
 	// CORSOrigins are the other origins allowed to call the API ("*" for
 	// any). None by default: same origin only.
 	CORSOrigins []string
-	// OnDispose, if set, is told once per stream that its timer and cursor
-	// were released. Tests use it to prove disposal; production leaves it nil.
-	OnDispose func(Disposal)
+
+	// onDispose, if set, is told once per stream that its timer and cursor
+	// were released: tests prove disposal with it (export_test.go).
+	onDispose func(Disposal)
 }
 
 // DefaultMaxStreams is sized for a 2-core, few-GiB machine: a held stream
