@@ -247,7 +247,8 @@ func TestAForeignStateIsTheDemosLimit(t *testing.T) {
 	counter := `{"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"1.1"}` + "\n" +
 		`{"type":"STATE_SNAPSHOT","snapshot":{"count":1}}` + "\n" +
 		`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}` + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "counter.jsonl"), []byte(counter), 0o644); err != nil {
+	path := filepath.Join(dir, "counter.jsonl")
+	if err := os.WriteFile(path, []byte(counter), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := startServer(serverBin, "-web", webDir, "-no-delay", "-fixtures", dir)
@@ -257,7 +258,9 @@ func TestAForeignStateIsTheDemosLimit(t *testing.T) {
 	defer srv.stop()
 	atViewports(t, viewports[:1], func(t *testing.T, p *page) {
 		p.base = srv.url
-		p.startRun("counter")
+		p.open("/agent-analysis")
+		p.selectScript("counter", "Loaded from "+path+".")
+		p.click("Run")
 		p.until("the run to fail", endedJS(1))
 		if who := eval[string](p, `document.querySelector('.status .who')?.textContent ?? ''`); who != " · this demo" {
 			t.Errorf("ended by %q", who)
