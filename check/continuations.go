@@ -21,10 +21,14 @@ import (
 
 // answersOf is a continuation's "when" as the resume list that plays it:
 // each entry's status, or, where it leaves the status open, resolved
-// when it gives a payload and cancelled when not.
-func answersOf(c script.Continuation) []protocol.Answer {
+// when it gives a payload and cancelled when not; an interrupt of the
+// run that "when" does not name is cancelled, so that the list covers
+// every one, as the server's matching allows.
+func answersOf(c script.Continuation, raised []protocol.Interrupt) []protocol.Answer {
 	out := make([]protocol.Answer, len(c.When))
+	named := map[string]bool{}
 	for n, m := range c.When {
+		named[m.InterruptID] = true
 		a := protocol.Answer{InterruptID: m.InterruptID, Status: protocol.ResumeStatus(m.Status), Payload: m.Payload}
 		if a.Status == "" {
 			a.Status = protocol.Abandoned
@@ -33,6 +37,11 @@ func answersOf(c script.Continuation) []protocol.Answer {
 			}
 		}
 		out[n] = a
+	}
+	for _, i := range raised {
+		if !named[i.ID] {
+			out = append(out, protocol.Answer{InterruptID: i.ID, Status: protocol.Abandoned})
+		}
 	}
 	return out
 }
@@ -48,7 +57,7 @@ func Continuations(s script.Script, useExpect bool) []Result {
 	main := Run(s)
 	var out []Result
 	for _, c := range s.Continuations {
-		res := Result{Name: s.Name + "/" + c.Name}
+		res := Result{Name: s.Name + "/" + c.Name, Continues: s.Name}
 		if r, err := resume(s, main, c); err != nil {
 			res.Failures = []Failure{*err}
 		} else {
@@ -71,7 +80,7 @@ func resume(s script.Script, main Replay, c script.Continuation) (Replay, *Failu
 	}
 	stream := script.Script{Name: c.Name, Steps: c.Steps}
 	_, run := firstRun(stream)
-	in, err := main.Pending.Resume(base, run, answersOf(c), time.Now())
+	in, err := main.Pending.Resume(base, run, answersOf(c, main.Pending.Interrupts), time.Now())
 	if err != nil {
 		f := refused(err)
 		return Replay{}, &f

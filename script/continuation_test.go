@@ -101,6 +101,12 @@ func TestParseRefusesBadContinuationsWithTheirLine(t *testing.T) {
 	if _, err := Parse([]byte(plain), "x"); err == nil || !strings.Contains(err.Error(), "line 2: continuations resume an interrupted run") {
 		t.Errorf("continuations of a run not interrupted: %v", err)
 	}
+	at := `{"stream": [{"type": "RUN_STARTED", "threadId": "T", "runId": "R"},
+  {"type": "RUN_FINISHED", "threadId": "T", "runId": "R", "outcome": {"type": "interrupt", "interrupts": [{"id": "a@x", "reason": "r"}]}}],
+  "continuations": [{"name": "n", "when": [{"interruptId": "a@x"}], "stream": [{"type": "RUN_STARTED", "threadId": "T", "runId": "R2"}]}]}`
+	if _, err := Parse([]byte(at), "x"); err == nil || !strings.Contains(err.Error(), `interrupt "a@x": a script that continues names its interrupts without "@"`) {
+		t.Errorf("an interrupt id with @: %v", err)
+	}
 	if _, err := Parse([]byte(`{"stream": [{"type": "RUN_STARTED"}], "continuations": {}}`), "x"); err == nil || !strings.Contains(err.Error(), "a list of objects") {
 		t.Errorf("continuations not a list: %v", err)
 	}

@@ -325,6 +325,9 @@ func (s Script) checkContinuations(data []byte) error {
 	}
 	raised := map[string]bool{}
 	for _, i := range s.Interrupts() {
+		if strings.Contains(i.ID, "@") { // served as id@thread: an "@" of its own would make the thread ambiguous
+			return &Error{Line: lineOf(data, `"`+i.ID+`"`), Reason: fmt.Sprintf("interrupt %q: a script that continues names its interrupts without \"@\" (the server adds \"@\" and the thread)", i.ID)}
+		}
 		raised[i.ID] = true
 	}
 	if len(raised) == 0 {

@@ -50,10 +50,8 @@ func continuationFor(in protocol.Input, s script.Script, now time.Time) (*script
 		pending.Interrupts[n] = i
 	}
 	var re *protocol.ResumeError
-	if err := pending.Check(in, now); errors.As(err, &re) {
+	if err := pending.Check(in, now); errors.As(err, &re) { // Check's only error
 		return nil, refused(re.Field, re.Reason)
-	} else if err != nil {
-		return nil, refused("resume", err.Error())
 	}
 	unbound := make([]protocol.Answer, len(answers))
 	for n, a := range answers {

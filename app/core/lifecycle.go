@@ -71,22 +71,34 @@ type Interrupted struct {
 	RunID    string
 	Pending  protocol.Pending // the interrupts, every one of which the resume answers
 	Expired  []bool           // per interrupt: expired when the run ended (as the edge's clock said)
+	Asked    int              // the interrupt the screen asks about (askFirst)
 	Messages []byte           // the conversation when the run ended, a JSON array
 }
 
-// Question is the interrupt the screen asks the person about: the first
-// approval (Interrupt.Approval) not expired, else the first interrupt.
-// Answering it covers the others too: they are cancelled.
+// Question is the interrupt the screen asks the person about (Asked), and
+// its index; -1 when there is none. Answering it covers the others too:
+// they are cancelled.
 func (l Interrupted) Question() (int, protocol.Interrupt) {
-	for i, in := range l.Pending.Interrupts {
-		if _, ok := in.Approval(); ok && !l.expired(i) {
-			return i, in
-		}
-	}
-	if len(l.Pending.Interrupts) == 0 {
+	if l.Asked < 0 || l.Asked >= len(l.Pending.Interrupts) {
 		return -1, protocol.Interrupt{}
 	}
-	return 0, l.Pending.Interrupts[0]
+	return l.Asked, l.Pending.Interrupts[l.Asked]
+}
+
+// askFirst is the question an interrupted run asks: the first approval
+// (Interrupt.Approval) not expired, else the first interrupt. It is chosen
+// once, when the run ends, so that an approval expiring while shown stays
+// the question, and says so.
+func askFirst(interrupts []protocol.Interrupt, expired []bool) int {
+	for i, in := range interrupts {
+		if _, ok := in.Approval(); ok && !expired[i] {
+			return i
+		}
+	}
+	if len(interrupts) == 0 {
+		return -1
+	}
+	return 0
 }
 
 // Approval is the boolean field the question asks for, when Approve and

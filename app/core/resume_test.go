@@ -251,6 +251,17 @@ func TestAnExpiredQuestionCanOnlyBeCancelled(t *testing.T) {
 	if _, connecting := p.m.Lifecycle.(core.Connecting); !connecting {
 		t.Errorf("%#v", p.m.Lifecycle)
 	}
+	// The question stays the question once it has expired, after another
+	// interrupt too: the screen says it expired, and asks nothing else.
+	soon := coretest.Clock.Add(time.Minute).Format(time.RFC3339)
+	p = start(t).run("normal").events(1, append(evs, `{"type":"RUN_FINISHED","threadId":"thread-1","runId":"run-1","outcome":{"type":"interrupt","interrupts":[`+
+		`{"id":"note","reason":"input"},{"id":"q","reason":"confirmation","expiresAt":"`+soon+`","responseSchema":{"type":"object","properties":{"approved":{"type":"boolean"}}}}]}}`)...)
+	p.now = p.now.Add(time.Hour)
+	p.answer(core.Approve)
+	l = p.m.Lifecycle.(core.Interrupted)
+	if i, q := l.Question(); i != 1 || q.ID != "q" || !l.QuestionExpired() || p.lastCmd() != nil {
+		t.Errorf("after it expired the question is %d %q (expired %v)", i, q.ID, l.QuestionExpired())
+	}
 }
 
 // Several interrupts: the question is the first approval that has not

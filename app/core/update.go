@@ -301,6 +301,7 @@ func runFinished(m Model, r *protocol.Run, msg Received) (Model, Verdict) {
 		for i, in := range r.Outcome.Interrupts {
 			l.Expired[i] = in.Expired(msg.Now)
 		}
+		l.Asked = askFirst(l.Pending.Interrupts, l.Expired)
 		m.Lifecycle, m.Asking = l, true
 		m = logf(m, m.Run.RunID, Warning, "interrupted: the agent waits for an answer to %d question(s)", len(l.Pending.Interrupts))
 	default:

@@ -66,14 +66,15 @@ func newConversation() conversation {
 	return conversation{byID: map[string]*message{}, calls: map[string]*call{}}
 }
 
-// answers reports whether a tool message answers the call.
-func (c *conversation) answers(callID string) bool {
+// answered is the tool calls the conversation's tool messages answer.
+func (c *conversation) answered() map[string]bool {
+	out := map[string]bool{}
 	for _, m := range c.messages {
-		if m.role == "tool" && m.toolCallID == callID {
-			return true
+		if m.role == "tool" {
+			out[m.toolCallID] = true
 		}
 	}
-	return false
+	return out
 }
 
 // limitError is a bound of limits.go the stream crossed.

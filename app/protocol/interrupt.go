@@ -39,7 +39,7 @@ func (i Interrupt) Expired(now time.Time) bool {
 // Expiry is expiresAt read as an RFC 3339 date-time; ok is false when
 // there is none or it is not one.
 func (i Interrupt) Expiry() (time.Time, bool) {
-	at, err := time.Parse(time.RFC3339Nano, i.ExpiresAt)
+	at, err := time.Parse(time.RFC3339Nano, strings.ToUpper(i.ExpiresAt)) // RFC 3339 allows "t" and "z"; Go reads only "T" and "Z"
 	return at, err == nil
 }
 
@@ -178,10 +178,17 @@ func (p Pending) Check(in Input, now time.Time) error {
 		answered[a.InterruptID] = true
 	}
 	var missing []string
+	left := 0
 	for _, i := range p.Interrupts {
-		if !answered[i.ID] {
+		if answered[i.ID] {
+			continue
+		}
+		if left++; len(missing) < 5 { // a reason stays short, however many are left out
 			missing = append(missing, fmt.Sprintf("%q", bound(i.ID)))
 		}
+	}
+	if left > len(missing) {
+		missing = append(missing, fmt.Sprintf("and %d more", left-len(missing)))
 	}
 	if len(missing) > 0 {
 		return &ResumeError{"resume", fmt.Sprintf("interrupt %s of %s has no entry: every interrupt must be answered or cancelled", strings.Join(missing, ", "), p.run())}

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -87,6 +88,7 @@ func TestExpiry(t *testing.T) {
 	for at, expired := range map[string]bool{
 		"": false, "tomorrow": false, "2026-06-01T00:00:00Z": true, "2026-06-01T00:00:00.001Z": false,
 		"2026-05-31T23:59:59+00:00": true, "2026-06-01T01:00:00+02:00": true, "2026-06-01": false,
+		"2026-05-31t23:59:59z": true,
 	} {
 		if got := (Interrupt{ExpiresAt: at}).Expired(now); got != expired {
 			t.Errorf("%q: expired %v, want %v", at, got, expired)
@@ -155,6 +157,18 @@ func TestResumeCoverage(t *testing.T) {
 				t.Fatalf("error %v; want %s: …%s…", err, tt.field, tt.says)
 			}
 		})
+	}
+}
+
+// A reason names at most five interrupts left out, however many there are.
+func TestAnUncoveredListIsNamedShortly(t *testing.T) {
+	p := Pending{ThreadID: "t", RunID: "r"}
+	for i := range 10000 {
+		p.Interrupts = append(p.Interrupts, Interrupt{ID: fmt.Sprint("i", i), Reason: "x"})
+	}
+	err := p.Check(input(t, `{"threadId":"t","runId":"r2","messages":[],"resume":[]}`), now)
+	if err == nil || len(err.Error()) > 200 || !strings.Contains(err.Error(), `"i4", and 9995 more`) {
+		t.Errorf("%d bytes: %.200v", len(err.Error()), err)
 	}
 }
 

@@ -220,9 +220,10 @@ func (c *Consumer) unansweredCalls(s *Step, run Run) {
 	for _, i := range c.opts.Continues.Interrupts {
 		asked[i.ID] = i
 	}
+	answered := c.conv.answered()
 	for _, a := range c.input.Answers() {
 		i := asked[a.InterruptID]
-		if i.ToolCallID == "" || c.conv.answers(i.ToolCallID) || slices.Contains(run.Outcome.Pending, i.ToolCallID) {
+		if i.ToolCallID == "" || answered[i.ToolCallID] || slices.Contains(run.Outcome.Pending, i.ToolCallID) {
 			continue
 		}
 		s.warn(ResumeUnanswered, "run %q resumed interrupt %q (%s) and finished without a TOOL_CALL_RESULT for its tool call %q",

@@ -150,6 +150,8 @@ func ruleLines(f core.Failed) app.UI {
 			app.Q().Text(f.Broke.Quote),
 			app.Text("."),
 		)
+	case f.Kind == core.Refusal && f.Broke.ID == "":
+		whose = app.P().Text("This demo's own check refused it before anything was sent: no rule of AG-UI 1.x was broken by the stream.")
 	case f.Kind == core.Refusal:
 		whose = app.P().Body(
 			app.Text("This demo's choice, not a broken rule. AG-UI 1.x ("+f.Broke.Page+") permits either: a client "),

@@ -738,3 +738,14 @@ func TestInvalidIsTheDemosRefusal(t *testing.T) {
 		t.Errorf("alert %q", says)
 	}
 }
+
+// A resume this demo's own check refused before sending names no AG-UI
+// rule: there is none to quote.
+func TestARefusalWithoutARule(t *testing.T) {
+	m := core.NewModel("thread-1")
+	m.Lifecycle = core.Failed{RunID: "run-2", Kind: core.Refusal, Rule: core.RuleRecover, Reason: "the answer was not sent: resume: no entry"}
+	says := text(one(t, render(t, m), "the alert", has("role", "alert")))
+	if !strings.Contains(says, "refused it before anything was sent") || strings.Contains(says, "()") || strings.Contains(says, "“”") {
+		t.Errorf("alert %q", says)
+	}
+}
