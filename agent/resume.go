@@ -113,6 +113,8 @@ func readEntry(item json.RawMessage) (protocol.Answer, error) {
 		return protocol.Answer{}, errors.New("status is required")
 	case *e.Status != string(protocol.Resolved) && *e.Status != string(protocol.Abandoned):
 		return protocol.Answer{}, fmt.Errorf("status is %q, not %q or %q", *e.Status, protocol.Resolved, protocol.Abandoned)
+	case string(e.Payload) == "null":
+		return protocol.Answer{}, errors.New("payload must not be null: leave it out for none")
 	case e.Metadata != nil && !bytes.HasPrefix(e.Metadata, []byte("{")):
 		return protocol.Answer{}, errors.New("metadata must be an object")
 	}

@@ -163,6 +163,7 @@ func TestAnswersAreReadExactly(t *testing.T) {
 		`[{"interruptId":"x","status":"ok"}]`: `entry 0: status is "ok"`,
 		`[{"interruptId":"x","status":"resolved","payloads":1}]`:   `unknown field "payloads"`,
 		`[{"interruptId":"x","status":"cancelled","metadata":[]}]`: "metadata must be an object",
+		`[{"interruptId":"x","status":"resolved","payload":null}]`: "payload must not be null",
 		"[\n{\"interruptId\":\"x\",\n\"status\": }]":               "line 3",
 	} {
 		if _, err := ReadAnswers([]byte(data)); err == nil || !strings.Contains(err.Error(), says) {
