@@ -23,7 +23,9 @@ const traceProbe = `(() => {
 	const focusOf = () => { const e = document.activeElement; return ` + focusJS + `; };
 	const record = () => {
 		const status = document.querySelector('[role=status]');
-		if (!status) return;
+		// The status always shows a word: one without is still being built
+		// (a loaded machine can show the observer that moment).
+		if (!status || status.textContent === '') return;
 		const entry = {
 			status: status.textContent,
 			accepted: document.querySelector('.accepted')?.textContent ?? '',
