@@ -11,7 +11,7 @@ PACKAGES   = $(shell $(GO) list ./... | grep -v /e2e)
 ## (the binary itself, not go run, so that Ctrl-C shuts it down cleanly)
 run: wasm
 	$(GO) build -o bin/agent-analysis ./server/cmd/agent-analysis
-	./bin/agent-analysis -addr $(ADDR) $(FLAGS)
+	./bin/agent-analysis serve -addr $(ADDR) $(FLAGS)
 
 ## test: gofmt, vet, staticcheck, unit tests natively and under wasm, browser tests
 test: vet lint unit wasm-test e2e
@@ -28,7 +28,7 @@ wasm:
 vet:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt needed"; exit 1; }
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./app/... ./wasm/...
+	GOOS=js GOARCH=wasm $(GO) vet ./agui/... ./app/... ./wasm/...
 	@# Everything, tests included, compiles on macOS and Windows too: go test -short works there.
 	GOOS=darwin $(GO) vet ./...
 	GOOS=windows $(GO) vet ./...
@@ -42,14 +42,14 @@ vet:
 ## tool itself built for this machine: go tool -n names it without running it)
 lint:
 	$(GO) tool staticcheck ./...
-	GOOS=js GOARCH=wasm "$$($(GO) tool -n staticcheck)" ./app/... ./wasm/...
+	GOOS=js GOARCH=wasm "$$($(GO) tool -n staticcheck)" ./agui/... ./app/... ./wasm/...
 
 unit:
 	$(GO) test $(PACKAGES)
 
 # The pure packages also run as wasm under Node.
 wasm-test:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./app/... ./fixtures/... ./script/...
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./agui/... ./app/... ./fixtures/... ./kit/script/...
 
 ## e2e: browser tests in headless Chromium (builds its own wasm and server;
 ## installs axe-core, pinned by e2e/axe/package-lock.json, with npm)
@@ -83,11 +83,11 @@ bench: wasm chromium
 	$(GO) test -run '^$$' -bench 'UpdateDelta|Patch64' -benchmem ./app/core/ > $(BENCH)/app.txt
 	@# Twice under Node: the first pass also warms up V8's optimising tiers; the table reads the last.
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^$$' -bench 'UpdateDelta|Patch64' -benchmem -count 2 ./app/core/ > $(BENCH)/app-wasm.txt
-	AGUI_CORPUS=$(CORPUS) $(GO) test -run '^$$' -bench CorpusReplay -benchmem ./check/ > $(BENCH)/check.txt
+	AGUI_CORPUS=$(CORPUS) $(GO) test -run '^$$' -bench CorpusReplay -benchmem ./kit/check/ > $(BENCH)/check.txt
 	cd e2e/peer && npm ci --silent --no-audit --no-fund
 	BROTLI_QUALITY=$(BROTLI_QUALITY) CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench 'Browser|Rendering|PhoneStartup' -benchtime 1x -timeout 30m ./e2e/ > $(BENCH)/browser.txt
 	@echo
-	@$(GO) run ./e2e/benchtable -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt $(BENCH)/check.txt
+	@$(GO) run ./bench/table -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt $(BENCH)/check.txt
 
 ## bench-peer: server CPU per stream against the Node + @ag-ui/encoder stack, side by side
 ## (needs Node and npm; not part of make test)
@@ -95,13 +95,13 @@ bench-peer:
 	$(GO) run ./bench/peer
 
 ## conformance: every scenario and fault against the official @ag-ui/client 1.0, as a table;
-## then conformance/streams/ (corpus-shaped files, served with -fixtures) against each file's
+## then bench/conformance/streams/ (corpus-shaped files, served with -fixtures) against each file's
 ## expected outcome, failing on a difference (needs Node and npm; not part of make test)
 conformance:
 	$(GO) build -o bin/agent-analysis ./server/cmd/agent-analysis
-	cd conformance && npm ci --silent
-	node conformance/run.mjs 2>/dev/null
-	node conformance/corpus.mjs
+	cd bench/conformance && npm ci --silent
+	node bench/conformance/run.mjs 2>/dev/null
+	node bench/conformance/corpus.mjs
 
 clean:
 	rm -f web/app.wasm web/app.wasm.br

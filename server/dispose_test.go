@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/fixtures"
-	"github.com/agent-analysis/agent-analysis/script"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 	"github.com/agent-analysis/agent-analysis/server"
 )
 

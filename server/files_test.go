@@ -13,8 +13,8 @@ import (
 
 	"github.com/agent-analysis/agent-analysis/app/catalogue"
 	"github.com/agent-analysis/agent-analysis/app/ui"
-	"github.com/agent-analysis/agent-analysis/library"
 	"github.com/agent-analysis/agent-analysis/server"
+	"github.com/agent-analysis/agent-analysis/server/library"
 )
 
 // A script from a file: the requested run (named by its input) is a

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-analysis/agent-analysis/app/patch"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 	"github.com/agent-analysis/agent-analysis/fixtures"
-	"github.com/agent-analysis/agent-analysis/script"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 	"github.com/agent-analysis/agent-analysis/server"
 )
 
@@ -56,11 +56,11 @@ func FuzzRunRequest(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in, _, err := protocol.ReadInput([]byte(body))
+			in, _, err := agui.ReadInput([]byte(body))
 			if err != nil {
 				t.Fatalf("streamed for an input the engine refuses: %v", err)
 			}
-			scenario, _ := in.ForwardedProps().(*patch.Object).Get("scenario")
+			scenario, _ := in.ForwardedProps().(*jsonpatch.Object).Get("scenario")
 			fixture, ok := fixtures.Lookup(scenario.(string))
 			if !ok {
 				t.Fatalf("streamed an unknown script %v", scenario)
@@ -95,10 +95,10 @@ func FuzzRunRequest(f *testing.F) {
 // continued is what a resume the server accepted must play: the first
 // continuation its answers match, their ids unbound; the resume must be
 // one the engine accepts for the interrupts the script raised.
-func continued(t *testing.T, s script.Script, in protocol.Input, answers []protocol.Answer) []script.Step {
+func continued(t *testing.T, s script.Script, in agui.Input, answers []agui.Answer) []script.Step {
 	t.Helper()
 	var ids []string
-	p := protocol.Pending{ThreadID: in.ThreadID}
+	p := agui.Pending{ThreadID: in.ThreadID}
 	for _, i := range s.Interrupts() {
 		ids = append(ids, i.ID)
 		i.ID = script.BindInterrupt(i.ID, in.ThreadID)
@@ -107,7 +107,7 @@ func continued(t *testing.T, s script.Script, in protocol.Input, answers []proto
 	if err := p.Check(in, time.Now()); err != nil {
 		t.Fatalf("streamed for a resume the engine refuses: %v", err)
 	}
-	unbound := make([]protocol.Answer, len(answers))
+	unbound := make([]agui.Answer, len(answers))
 	for n, a := range answers {
 		id, _, ok := script.UnbindInterrupt(a.InterruptID, in.ThreadID, ids)
 		if !ok {

@@ -10,17 +10,16 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
+	"github.com/agent-analysis/agent-analysis/agui/sse"
 	"github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/effects"
-	"github.com/agent-analysis/agent-analysis/app/patch"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
-	"github.com/agent-analysis/agent-analysis/app/sse"
 )
 
 // runBody is the body the demo client sends: the engine's request for the
 // demo's input (protocolVersion 1.0, the empty services state).
 func runBody(threadID, runID, scenario string) string {
-	in, err := effects.Input(core.Run{ThreadID: threadID, RunID: runID, Scenario: scenario})
+	in, err := core.Run{ThreadID: threadID, RunID: runID, Scenario: scenario}.Input()
 	if err != nil {
 		panic(err)
 	}
@@ -68,10 +67,10 @@ func readEvents(r io.Reader) ([][]byte, error) {
 // judge has the AG-UI 1.0 engine judge a stream as the demo's client
 // would, for the request of these ids: the first violation, the
 // truncation, and the warnings.
-func judge(events [][]byte, threadID, runID string) (*protocol.Violation, string, []protocol.Warning) {
-	in, _ := effects.Input(core.Run{ThreadID: threadID, RunID: runID, Scenario: "normal"})
-	c, _ := protocol.NewConsumer(in, protocol.Options{State: core.NewServices()})
-	var warnings []protocol.Warning
+func judge(events [][]byte, threadID, runID string) (*agui.Violation, string, []agui.Warning) {
+	in, _ := core.Run{ThreadID: threadID, RunID: runID, Scenario: "normal"}.Input()
+	c, _ := agui.NewConsumer(in, agui.Options{State: core.NewServices()})
+	var warnings []agui.Warning
 	for _, e := range events {
 		s := c.Feed(e)
 		warnings = append(warnings, s.Warnings...)
@@ -131,11 +130,11 @@ var _ http.Flusher = (*streamRecorder)(nil)
 // version a RUN_STARTED declares, the outcome a RUN_FINISHED carries, and
 // for state events the services (id=latency) or the operations.
 func describe(event []byte) string {
-	v, err := patch.Decode(event)
+	v, err := jsonpatch.Decode(event)
 	if err != nil {
 		return "<" + err.Error() + ">"
 	}
-	o, ok := v.(*patch.Object)
+	o, ok := v.(*jsonpatch.Object)
 	if !ok {
 		return "<not an object>"
 	}
@@ -147,11 +146,11 @@ func describe(event []byte) string {
 	case "RUN_FINISHED":
 		parts = append(parts, get("threadId"), get("runId"))
 		if outcome, ok := o.Get("outcome"); ok {
-			parts = append(parts, string(patch.Encode(outcome)))
+			parts = append(parts, string(jsonpatch.Encode(outcome)))
 		}
 	case "STATE_SNAPSHOT":
 		snapshot, _ := o.Get("snapshot")
-		w, err := core.DecodeWire(patch.Encode(snapshot))
+		w, err := core.DecodeWire(jsonpatch.Encode(snapshot))
 		if err != nil {
 			return "STATE_SNAPSHOT <" + err.Error() + ">"
 		}
@@ -160,17 +159,17 @@ func describe(event []byte) string {
 		}
 	case "STATE_DELTA":
 		delta, _ := o.Get("delta")
-		list, ok := delta.(*patch.Array)
+		list, ok := delta.(*jsonpatch.Array)
 		if !ok {
-			return "STATE_DELTA " + string(patch.Encode(delta))
+			return "STATE_DELTA " + string(jsonpatch.Encode(delta))
 		}
 		for _, item := range list.Items() {
-			op := item.(*patch.Object)
+			op := item.(*jsonpatch.Object)
 			name, _ := op.Get("op")
 			path, _ := op.Get("path")
 			parts = append(parts, fmt.Sprint(name), fmt.Sprint(path))
 			if value, ok := op.Get("value"); ok {
-				parts = append(parts, string(patch.Encode(value)))
+				parts = append(parts, string(jsonpatch.Encode(value)))
 			}
 		}
 	}

@@ -15,10 +15,10 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
-	"github.com/agent-analysis/agent-analysis/app/patch"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
-	"github.com/agent-analysis/agent-analysis/library"
-	"github.com/agent-analysis/agent-analysis/script"
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
+	"github.com/agent-analysis/agent-analysis/kit/script"
+	"github.com/agent-analysis/agent-analysis/server/library"
 )
 
 // maxBody bounds a RunAgentInput; the demo client sends about 200 bytes.
@@ -73,8 +73,8 @@ func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validat
 		}
 		return runInput{}, problem(http.StatusBadRequest, "malformed-json", "Malformed RunAgentInput", err.Error())
 	}
-	in, warnings, err := protocol.ReadInput(body)
-	var ie *protocol.InputError
+	in, warnings, err := agui.ReadInput(body)
+	var ie *agui.InputError
 	if errors.As(err, &ie) {
 		return runInput{}, invalid(ie.Field, ie.Error())
 	}
@@ -111,14 +111,14 @@ func checkVersion(req *runInput) *Problem {
 	if req.Version == "" {
 		return nil // a consumer from before the field
 	}
-	v, ok := protocol.ParseVersion(req.Version)
+	v, ok := agui.ParseVersion(req.Version)
 	switch {
 	case !ok:
 		req.Warnings = append(req.Warnings, fmt.Sprintf("cannot interpret protocolVersion %q: served as a newer one", req.Version))
-	case v.Major() > protocol.Current.Major():
-		return invalid("protocolVersion", fmt.Sprintf("protocolVersion: %s is of a major line this server does not implement; it speaks %s", req.Version, protocol.CurrentText))
-	case protocol.Current.Before(v):
-		req.Warnings = append(req.Warnings, fmt.Sprintf("the client speaks protocolVersion %s, newer than this server's %s: served", req.Version, protocol.CurrentText))
+	case v.Major() > agui.Current.Major():
+		return invalid("protocolVersion", fmt.Sprintf("protocolVersion: %s is of a major line this server does not implement; it speaks %s", req.Version, agui.CurrentText))
+	case agui.Current.Before(v):
+		req.Warnings = append(req.Warnings, fmt.Sprintf("the client speaks protocolVersion %s, newer than this server's %s: served", req.Version, agui.CurrentText))
 	}
 	return nil
 }
@@ -143,12 +143,12 @@ const DefaultScenario = "normal"
 // readScenario takes forwardedProps.scenario: a string naming one of
 // scripts, or DefaultScenario when forwardedProps is absent or names none.
 // A blank or over-long name is refused as an unknown one is.
-func readScenario(props patch.Value, scenario *string, scripts *library.Library) *Problem {
+func readScenario(props jsonpatch.Value, scenario *string, scripts *library.Library) *Problem {
 	if props == nil {
 		*scenario = DefaultScenario
 		return nil
 	}
-	object, ok := props.(*patch.Object)
+	object, ok := props.(*jsonpatch.Object)
 	if !ok {
 		return invalid("forwardedProps.scenario", "forwardedProps must be an object, naming a scenario or none")
 	}

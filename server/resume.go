@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agent-analysis/agent-analysis/app/protocol"
-	"github.com/agent-analysis/agent-analysis/script"
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
 // A request whose input has a "resume" list continues a run its script
@@ -16,13 +16,13 @@ import (
 // of that run: the script says what it raised, and the interrupt ids say
 // on which thread (script.BindInterrupt: served as "<id>@<threadId>").
 // So the resume is judged on the request alone, as a consumer judges the
-// one it sends (protocol.Pending.Check), and the first of the script's
+// one it sends (agui.Pending.Check), and the first of the script's
 // continuations its answers match is played; every refusal is a 422
 // before any stream byte.
 
 // continuationFor is what a resume of s's interrupted run plays, for the
 // request's input in, at now.
-func continuationFor(in protocol.Input, s script.Script, now time.Time) (*script.Continuation, *Problem) {
+func continuationFor(in agui.Input, s script.Script, now time.Time) (*script.Continuation, *Problem) {
 	if len(s.Continuations) == 0 {
 		return nil, refused("resume", fmt.Sprintf("Scenario %q does not continue an interrupted run: send no resume list.", s.Name))
 	}
@@ -44,16 +44,16 @@ func continuationFor(in protocol.Input, s script.Script, now time.Time) (*script
 	}
 	// The interrupted run's id is the client's, which the server never
 	// kept: the reasons say "the interrupted run".
-	pending := protocol.Pending{ThreadID: in.ThreadID, Interrupts: make([]protocol.Interrupt, len(raised))}
+	pending := agui.Pending{ThreadID: in.ThreadID, Interrupts: make([]agui.Interrupt, len(raised))}
 	for n, i := range raised {
 		i.ID = script.BindInterrupt(i.ID, in.ThreadID)
 		pending.Interrupts[n] = i
 	}
-	var re *protocol.ResumeError
+	var re *agui.ResumeError
 	if err := pending.Check(in, now); errors.As(err, &re) { // Check's only error
 		return nil, refused(re.Field, re.Reason)
 	}
-	unbound := make([]protocol.Answer, len(answers))
+	unbound := make([]agui.Answer, len(answers))
 	for n, a := range answers {
 		a.InterruptID, _, _ = script.UnbindInterrupt(a.InterruptID, in.ThreadID, ids)
 		unbound[n] = a

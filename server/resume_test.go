@@ -13,9 +13,9 @@ import (
 	"testing/iotest"
 	"time"
 
-	"github.com/agent-analysis/agent-analysis/app/protocol"
+	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/fixtures"
-	"github.com/agent-analysis/agent-analysis/script"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 	"github.com/agent-analysis/agent-analysis/server"
 )
 
@@ -34,9 +34,9 @@ func answersJSON(t *testing.T, c script.Continuation, threadID string) string {
 	for _, m := range c.When {
 		status := m.Status
 		if status == "" {
-			status = string(protocol.Abandoned)
+			status = string(agui.Abandoned)
 			if m.Payload != nil {
-				status = string(protocol.Resolved)
+				status = string(agui.Resolved)
 			}
 		}
 		entry := map[string]any{"interruptId": script.BindInterrupt(m.InterruptID, threadID), "status": status}
@@ -229,11 +229,11 @@ func TestAResumeNeedsNoMemory(t *testing.T) {
 // the first stream left pending, as a client would before sending it.
 func judgeResume(t *testing.T, events [][]byte, threadID, runID, body string) error {
 	t.Helper()
-	in, _, err := protocol.ReadInput([]byte(runBody(threadID, runID, "approval")))
+	in, _, err := agui.ReadInput([]byte(runBody(threadID, runID, "approval")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := protocol.NewConsumer(in, protocol.Options{})
+	c, _ := agui.NewConsumer(in, agui.Options{})
 	for _, e := range events {
 		c.Feed(e)
 	}
@@ -241,7 +241,7 @@ func judgeResume(t *testing.T, events [][]byte, threadID, runID, body string) er
 	if !ok {
 		t.Fatal("nothing pending after the first stream")
 	}
-	resume, _, err := protocol.ReadInput([]byte(body))
+	resume, _, err := agui.ReadInput([]byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}

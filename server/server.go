@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/agent-analysis/agent-analysis/library"
+	"github.com/agent-analysis/agent-analysis/server/library"
 )
 
 // Config is everything the server depends on. The zero value serves the

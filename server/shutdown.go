@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/agent-analysis/agent-analysis/script"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
 // closingEvent is what closes the run a stream was playing when the server

@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/agent-analysis/agent-analysis/script"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
 // appendFrame adds one step in the AG-UI SSE framing: an event as one data

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	core "github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/core/coretest"
 	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/fixtures/fixturetest"
 )
 
 func TestTicks(t *testing.T) {
@@ -269,4 +269,4 @@ func lay(m core.Model, a Area) Layout { return Lay(a, Marks(m, a), m.Wire != nil
 
 // play runs a script through Update as the runtime would and returns the
 // model after Run and after each event delivered.
-var play = coretest.MustPlay
+var play = fixturetest.MustPlay

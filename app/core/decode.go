@@ -10,7 +10,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agent-analysis/agent-analysis/app/patch"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
 // Decoding is exact: names match as written (case included), a repeated
@@ -34,10 +34,10 @@ func decodeWire(data []byte, yield func()) (Wire, error) {
 	return w, readEnd(dec)
 }
 
-func newDecoder(data []byte) *patch.Reader {
+func newDecoder(data []byte) *jsonpatch.Reader {
 	// Repeated names are reported by the readers below, which can say
 	// which name it was.
-	return patch.NewReader(data, jsontext.AllowDuplicateNames(true))
+	return jsonpatch.NewReader(data, jsontext.AllowDuplicateNames(true))
 }
 
 func readWire(dec *jsontext.Decoder, yield func()) (Wire, error) {
@@ -236,7 +236,7 @@ func readOpen(dec *jsontext.Decoder, kind jsontext.Kind, at where) error {
 }
 
 // readEnd: nothing but white space may follow the value.
-func readEnd(dec *patch.Reader) error {
+func readEnd(dec *jsonpatch.Reader) error {
 	if !dec.AtEnd() {
 		return errors.New("data after the JSON value")
 	}

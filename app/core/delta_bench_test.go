@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/effects"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
 )
 
 var sizes = []int{4, 100, 1000, 10000}
@@ -44,7 +43,7 @@ func sixtyFour(fail bool) string {
 
 // streaming is a run streaming over n services, with a selection, and the
 // engine that judged its events so far.
-func streaming(tb testing.TB, n int) (core.Model, *protocol.Consumer) {
+func streaming(tb testing.TB, n int) (core.Model, *agui.Consumer) {
 	tb.Helper()
 	p := start(tb).run("normal")
 	snapshot, _ := json.Marshal(map[string]any{"type": "STATE_SNAPSHOT", "snapshot": map[string]any{"services": servicesOf(n)}})
@@ -59,7 +58,7 @@ func streaming(tb testing.TB, n int) (core.Model, *protocol.Consumer) {
 // delta is what one delta costs the client: judged by the engine (read,
 // checked, applied to the services and checked again) and reduced by
 // Update. Each run has an engine whose state is the same every time.
-func delta(tb testing.TB, m core.Model, c *protocol.Consumer, event []byte) core.Model {
+func delta(tb testing.TB, m core.Model, c *agui.Consumer, event []byte) core.Model {
 	step := c.Feed(event)
 	next, _ := core.Update(m, core.Received{Generation: 1, JSON: event, Step: step})
 	return next
@@ -68,9 +67,9 @@ func delta(tb testing.TB, m core.Model, c *protocol.Consumer, event []byte) core
 // fresh makes a new engine over the same services for each measurement,
 // so that a failed delta (which ends an engine's stream) does not leak
 // into the next.
-func fresh(tb testing.TB, n int) *protocol.Consumer {
-	in, _ := effects.Input(core.Run{Generation: 1, ThreadID: thread, RunID: "run-1", Scenario: "normal"})
-	c, _ := protocol.NewConsumer(in, protocol.Options{State: core.NewServices(), Refusals: protocol.Fail})
+func fresh(tb testing.TB, n int) *agui.Consumer {
+	in, _ := core.Run{Generation: 1, ThreadID: thread, RunID: "run-1", Scenario: "normal"}.Input()
+	c, _ := agui.NewConsumer(in, agui.Options{State: core.NewServices(), Refusals: agui.Fail})
 	snapshot, _ := json.Marshal(map[string]any{"type": "STATE_SNAPSHOT", "snapshot": map[string]any{"services": servicesOf(n)}})
 	c.Feed([]byte(`{"type":"RUN_STARTED","threadId":"thread-1","runId":"run-1"}`))
 	c.Feed(snapshot)
@@ -141,8 +140,8 @@ func BenchmarkUpdateSnapshot(b *testing.B) {
 			b.SetBytes(int64(len(event)))
 			for b.Loop() {
 				b.StopTimer()
-				in, _ := effects.Input(m.Run)
-				c, _ := protocol.NewConsumer(in, protocol.Options{State: core.NewServices(), Refusals: protocol.Fail})
+				in, _ := m.Run.Input()
+				c, _ := agui.NewConsumer(in, agui.Options{State: core.NewServices(), Refusals: agui.Fail})
 				m1, _ := core.Update(m, core.Received{Generation: 1, JSON: started, Step: c.Feed(started)})
 				b.StartTimer()
 				if next, _ := core.Update(m1, core.Received{Generation: 1, JSON: event, Step: c.Feed(event)}); next.Wire.Len() != n {

@@ -7,9 +7,8 @@ import (
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/core/coretest"
-	"github.com/agent-analysis/agent-analysis/app/effects"
 	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/fixtures/fixturetest"
 )
 
 // FuzzUpdate runs random programs of clicks, script events, one fuzzed
@@ -88,7 +87,7 @@ func FuzzUpdate(f *testing.F) {
 					_, q := l.Question()
 					id = q.ID
 				}
-				p.now = coretest.Clock.Add(time.Duration(arg) * time.Hour)
+				p.now = fixturetest.Clock.Add(time.Duration(arg) * time.Hour)
 				p.send(core.ClickedAnswer{Interrupt: id, Choice: core.Choice(arg % 4), At: p.now})
 			case 15:
 				if !open {
@@ -97,7 +96,7 @@ func FuzzUpdate(f *testing.F) {
 				run := p.runOf(g)
 				var evs [][]byte
 				if run.Resume != nil {
-					evs, _ = coretest.Continuation("approval", []string{"approved", "rejected", "cancelled"}[arg%3], run.ThreadID, run.RunID)
+					evs, _ = fixturetest.Continuation("approval", []string{"approved", "rejected", "cancelled"}[arg%3], run.ThreadID, run.RunID)
 				} else {
 					for _, e := range script(t, "approval", g) {
 						evs = append(evs, []byte(e))
@@ -196,7 +195,7 @@ func started(before, m core.Model, run core.Run) error {
 	if reflect.ValueOf(m.Baseline).UnsafePointer() != reflect.ValueOf(before.Baseline).UnsafePointer() {
 		return fmt.Errorf("a resumed run lost the baseline")
 	}
-	if _, err := effects.Input(run); err != nil {
+	if _, err := run.Input(); err != nil {
 		return fmt.Errorf("the resumed run's input: %v", err)
 	}
 	return nil

@@ -3,21 +3,21 @@ package core
 import (
 	"testing"
 
-	"github.com/agent-analysis/agent-analysis/app/patch"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
 // opsOf reads a JSON array of operations as the engine hands them over:
 // op, path, from and value, each by its index.
-func opsOf(t testing.TB, ops string) []patch.Op {
+func opsOf(t testing.TB, ops string) []jsonpatch.Op {
 	t.Helper()
-	v, err := patch.Decode([]byte(ops))
+	v, err := jsonpatch.Decode([]byte(ops))
 	if err != nil {
 		t.Fatalf("%s: %v", ops, err)
 	}
-	var out []patch.Op
-	for i, item := range v.(*patch.Array).Items() {
-		o := item.(*patch.Object)
-		op := patch.Op{Index: i}
+	var out []jsonpatch.Op
+	for i, item := range v.(*jsonpatch.Array).Items() {
+		o := item.(*jsonpatch.Object)
+		op := jsonpatch.Op{Index: i}
 		for _, name := range o.Names() {
 			v, _ := o.Get(name)
 			switch name {

@@ -3,7 +3,7 @@ package core
 import (
 	"time"
 
-	"github.com/agent-analysis/agent-analysis/app/protocol"
+	"github.com/agent-analysis/agent-analysis/agui"
 )
 
 // Generation numbers the runs of one page: the nth run started has
@@ -27,11 +27,11 @@ type Run struct {
 // state and the conversation the interrupted run left. Never modified
 // once made.
 type Resume struct {
-	Pending  protocol.Pending  // the interrupted run's open interrupts
-	Answers  []protocol.Answer // one per interrupt, in the Pending's order
-	At       time.Time         // when the person answered: an expiry is judged against it
-	State    Wire              // the thread's state now: the input's state
-	Messages []byte            // the conversation so far, a JSON array
+	Pending  agui.Pending  // the interrupted run's open interrupts
+	Answers  []agui.Answer // one per interrupt, in the Pending's order
+	At       time.Time     // when the person answered: an expiry is judged against it
+	State    Wire          // the thread's state now: the input's state
+	Messages []byte        // the conversation so far, a JSON array
 }
 
 // Lifecycle is the run's state, a closed sum: exactly the types below.
@@ -69,18 +69,18 @@ type Cancelled struct {
 // thread resumes it (rule 5); it holds what that run's input needs.
 type Interrupted struct {
 	RunID    string
-	Pending  protocol.Pending // the interrupts, every one of which the resume answers
-	Expired  []bool           // per interrupt: expired when the run ended (as the edge's clock said)
-	Asked    int              // the interrupt the screen asks about (askFirst)
-	Messages []byte           // the conversation when the run ended, a JSON array
+	Pending  agui.Pending // the interrupts, every one of which the resume answers
+	Expired  []bool       // per interrupt: expired when the run ended (as the edge's clock said)
+	Asked    int          // the interrupt the screen asks about (askFirst)
+	Messages []byte       // the conversation when the run ended, a JSON array
 }
 
 // Question is the interrupt the screen asks the person about (Asked), and
 // its index; -1 when there is none. Answering it covers the others too:
 // they are cancelled.
-func (l Interrupted) Question() (int, protocol.Interrupt) {
+func (l Interrupted) Question() (int, agui.Interrupt) {
 	if l.Asked < 0 || l.Asked >= len(l.Pending.Interrupts) {
-		return -1, protocol.Interrupt{}
+		return -1, agui.Interrupt{}
 	}
 	return l.Asked, l.Pending.Interrupts[l.Asked]
 }
@@ -89,7 +89,7 @@ func (l Interrupted) Question() (int, protocol.Interrupt) {
 // (Interrupt.Approval) not expired, else the first interrupt. It is chosen
 // once, when the run ends, so that an approval expiring while shown stays
 // the question, and says so.
-func askFirst(interrupts []protocol.Interrupt, expired []bool) int {
+func askFirst(interrupts []agui.Interrupt, expired []bool) int {
 	for i, in := range interrupts {
 		if _, ok := in.Approval(); ok && !expired[i] {
 			return i
@@ -124,8 +124,8 @@ func (l Interrupted) expired(i int) bool { return i < len(l.Expired) && l.Expire
 type Failed struct {
 	RunID  string
 	Kind   FailureKind
-	Rule   Rule          // the lifecycle rule that decided it
-	Broke  protocol.Rule // the engine's rule: the AG-UI 1.x rule a Protocol failure broke, or what a Refusal chose (StateRefused, Limit)
+	Rule   Rule      // the lifecycle rule that decided it
+	Broke  agui.Rule // the engine's rule: the AG-UI 1.x rule a Protocol failure broke, or what a Refusal chose (StateRefused, Limit)
 	Reason string
 }
 

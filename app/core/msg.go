@@ -3,7 +3,7 @@ package core
 import (
 	"time"
 
-	"github.com/agent-analysis/agent-analysis/app/protocol"
+	"github.com/agent-analysis/agent-analysis/agui"
 )
 
 // Msg is a fact that happened: a click, an event, a closed stream.
@@ -28,7 +28,7 @@ type ClickedFilter struct{ Filter Filter }
 type ClickedService struct{ ID string }
 
 // Received: a run's connection delivered one event, and the AG-UI 1.x
-// consumer engine judged it (app/protocol). JSON is the event as it
+// consumer engine judged it (agui). JSON is the event as it
 // arrived; At is when, since the run's request went out; Now is the wall
 // clock then (an interrupt's expiry is judged against it).
 type Received struct {
@@ -36,7 +36,7 @@ type Received struct {
 	At         time.Duration
 	Now        time.Time
 	JSON       []byte
-	Step       protocol.Step
+	Step       agui.Step
 	// Conversation is the engine's conversation after this event, a JSON
 	// array, when the event left the requested run interrupted: the
 	// resumed run's input carries it. Nil otherwise.
@@ -78,7 +78,7 @@ func (c Choice) String() string {
 type StreamFailed struct {
 	Generation Generation
 	Kind       FailureKind
-	Broke      protocol.Rule
+	Broke      agui.Rule
 	Reason     string
 }
 

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agent-analysis/agent-analysis/app/patch"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
 // Limits of one patch. Past any of them the operation that crosses it is
@@ -24,7 +24,7 @@ const (
 // ApplyPatch applies RFC 6902 operations (read and shape-checked by the
 // engine) to w and returns the new Wire only if every operation applies
 // and the whole result is valid. Otherwise w is untouched and the error
-// is a *patch.Error naming the first operation, in patch order, that
+// is a *jsonpatch.Error naming the first operation, in patch order, that
 // failed for any reason, found in the one pass that applies them; Index
 // is -1 when the result of several operations is to blame.
 //
@@ -33,7 +33,7 @@ const (
 // what it changes. Any other patch (on the list itself, the root, or
 // across services) is applied to the whole state. Both give the same
 // results and errors, which FuzzPatchPaths checks.
-func ApplyPatch(w Wire, ops []patch.Op) (Wire, error) {
+func ApplyPatch(w Wire, ops []jsonpatch.Op) (Wire, error) {
 	if len(ops) == 0 {
 		return w, nil // an empty patch is a valid one that changes nothing
 	}
@@ -49,12 +49,12 @@ const notAState = "the result is not a valid state: "
 
 // guard is what the demo refuses of operation i before applying it: past
 // a patch's bounds, or a path into a forbidden segment.
-func guard(ops []patch.Op, i int, size *int) *patch.Error {
+func guard(ops []jsonpatch.Op, i int, size *int) *jsonpatch.Error {
 	op := ops[i]
 	if i == MaxPatchOps {
 		return refused(op, fmt.Sprintf("oversized patch: more than %d operations", MaxPatchOps))
 	}
-	if *size += len(op.Op) + len(op.Path) + len(op.From) + patch.Size(op.Value); *size > MaxPatchBytes {
+	if *size += len(op.Op) + len(op.Path) + len(op.From) + jsonpatch.Size(op.Value); *size > MaxPatchBytes {
 		return refused(op, fmt.Sprintf("oversized patch: more than %d KiB", MaxPatchBytes>>10))
 	}
 	if reason := forbidden(op); reason != "" {
@@ -63,17 +63,17 @@ func guard(ops []patch.Op, i int, size *int) *patch.Error {
 	return nil
 }
 
-func refused(op patch.Op, reason string) *patch.Error {
-	return &patch.Error{Index: op.Index, Op: op.Op, Path: op.Path, Reason: reason}
+func refused(op jsonpatch.Op, reason string) *jsonpatch.Error {
+	return &jsonpatch.Error{Index: op.Index, Op: op.Op, Path: op.Path, Reason: reason}
 }
 
 // forbiddenSegments are refused in any path: a JavaScript client that
 // applied them would pollute Object.prototype, and no Wire has them.
 var forbiddenSegments = []string{"__proto__", "constructor", "prototype"}
 
-func forbidden(op patch.Op) string {
+func forbidden(op jsonpatch.Op) string {
 	for _, p := range []struct{ name, pointer string }{{"", op.Path}, {"from: ", op.From}} {
-		tokens, _ := patch.ParsePointer(p.pointer) // checked by the engine
+		tokens, _ := jsonpatch.ParsePointer(p.pointer) // checked by the engine
 		for _, token := range tokens {
 			if slices.Contains(forbiddenSegments, token) {
 				return p.name + "forbidden path segment " + token
@@ -85,31 +85,31 @@ func forbidden(op patch.Op) string {
 
 // applyOne applies one operation, within what the whole patch may still
 // add to the state: growth is what it added so far, in bytes of JSON.
-func applyOne(doc patch.Value, op patch.Op, growth *int) (patch.Value, *patch.Error) {
-	next, err := patch.Apply(doc, []patch.Op{op}, math.MaxInt)
+func applyOne(doc jsonpatch.Value, op jsonpatch.Op, growth *int) (jsonpatch.Value, *jsonpatch.Error) {
+	next, err := jsonpatch.Apply(doc, []jsonpatch.Op{op}, math.MaxInt)
 	if err != nil {
 		return doc, err
 	}
-	if *growth += patch.Size(next) - patch.Size(doc); *growth > maxGrowth {
+	if *growth += jsonpatch.Size(next) - jsonpatch.Size(doc); *growth > maxGrowth {
 		return doc, refused(op, fmt.Sprintf("the patch would add more than %d KiB to the state", maxGrowth>>10))
 	}
 	return next, nil
 }
 
 // applyWhole applies the patch to the whole state.
-func applyWhole(w Wire, ops []patch.Op) (Wire, error) {
-	var doc patch.Value = w.value()
+func applyWhole(w Wire, ops []jsonpatch.Op) (Wire, error) {
+	var doc jsonpatch.Value = w.value()
 	growth, size := 0, 0
 	for i, op := range ops {
 		if err := guard(ops, i, &size); err != nil {
 			return w, err
 		}
-		var err *patch.Error
+		var err *jsonpatch.Error
 		if doc, err = applyOne(doc, op, &growth); err != nil {
 			return w, err
 		}
 	}
-	result, err := DecodeWire(patch.Encode(doc))
+	result, err := DecodeWire(jsonpatch.Encode(doc))
 	if err != nil {
 		return w, blame(ops, notAState+err.Error())
 	}
@@ -118,16 +118,16 @@ func applyWhole(w Wire, ops []patch.Op) (Wire, error) {
 
 // blame names the operation that made an invalid result: the only one,
 // or none (-1) when several did.
-func blame(ops []patch.Op, reason string) *patch.Error {
+func blame(ops []jsonpatch.Op, reason string) *jsonpatch.Error {
 	if len(ops) == 1 {
 		return refused(ops[0], reason)
 	}
-	return &patch.Error{Index: -1, Reason: reason}
+	return &jsonpatch.Error{Index: -1, Reason: reason}
 }
 
 // perService reports whether every operation's path (and from) lies inside
 // one existing service.
-func perService(w Wire, ops []patch.Op) bool {
+func perService(w Wire, ops []jsonpatch.Op) bool {
 	for _, op := range ops {
 		n, _, ok := inService(op.Path, w.Len())
 		if !ok {
@@ -145,8 +145,8 @@ func perService(w Wire, ops []patch.Op) bool {
 // applyPerService applies each operation to its own service, then checks
 // the services it touched, worded and ordered as DecodeWire would word and
 // order the same faults in the whole state.
-func applyPerService(w Wire, ops []patch.Op) (Wire, error) {
-	docs := map[int]patch.Value{}
+func applyPerService(w Wire, ops []jsonpatch.Op) (Wire, error) {
+	docs := map[int]jsonpatch.Value{}
 	growth, size := 0, 0
 	for i, op := range ops {
 		if err := guard(ops, i, &size); err != nil {
@@ -172,7 +172,7 @@ func applyPerService(w Wire, ops []patch.Op) (Wire, error) {
 	touched := slices.Sorted(maps.Keys(docs))
 	changed := make(map[int]Service, len(touched))
 	for _, n := range touched {
-		s, err := decodeService(patch.Encode(docs[n]), n)
+		s, err := decodeService(jsonpatch.Encode(docs[n]), n)
 		if err != nil {
 			return w, blame(ops, notAState+err.Error())
 		}
@@ -257,22 +257,22 @@ var serviceMembers = []string{"id", "name", "series", "volume", "latency"}
 
 // serviceValue is a service as a JSON value, without a round trip
 // through text.
-func serviceValue(s Service) *patch.Object {
-	return patch.NewObject(serviceMembers, []patch.Value{s.ID, s.Name, string(s.Series), number(s.Volume), number(s.Latency)})
+func serviceValue(s Service) *jsonpatch.Object {
+	return jsonpatch.NewObject(serviceMembers, []jsonpatch.Value{s.ID, s.Name, string(s.Series), number(s.Volume), number(s.Latency)})
 }
 
 // value is the whole Wire as a JSON value.
-func (w Wire) value() *patch.Object {
-	items := make([]patch.Value, 0, w.len)
+func (w Wire) value() *jsonpatch.Object {
+	items := make([]jsonpatch.Value, 0, w.len)
 	for _, s := range w.All() {
 		items = append(items, serviceValue(s))
 	}
-	return patch.NewObject([]string{"services"}, []patch.Value{patch.NewArray(items)})
+	return jsonpatch.NewObject([]string{"services"}, []jsonpatch.Value{jsonpatch.NewArray(items)})
 }
 
 // number writes a float as encoding/json does: the shortest text that
 // reads back the same, exponents only for the very large and small.
-func number(v float64) patch.Number {
+func number(v float64) jsonpatch.Number {
 	f := byte('f')
 	if abs := max(v, -v); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		f = 'e'
@@ -283,5 +283,5 @@ func number(v float64) patch.Number {
 			b = append(b[:n-2], b[n-1])
 		}
 	}
-	return patch.Number(b)
+	return jsonpatch.Number(b)
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agent-analysis/agent-analysis/app/patch"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
 const search = `{"id":"search","name":"Search","series":"Platform","volume":410,"latency":71}`
@@ -123,7 +123,7 @@ func TestApplyPatchRefusesWhole(t *testing.T) {
 			before := initialWire()
 			ops := opsOf(t, tt.ops)
 			next, err := ApplyPatch(before, ops)
-			var pe *patch.Error
+			var pe *jsonpatch.Error
 			if !errors.As(err, &pe) {
 				t.Fatalf("accepted, or refused without naming an operation: %v %+v", err, next.Services())
 			}

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/core/coretest"
 	"github.com/agent-analysis/agent-analysis/app/effects"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/fixtures/fixturetest"
 )
 
 const thread = "thread-1"
@@ -21,14 +21,14 @@ type program struct {
 	t         testing.TB
 	m         core.Model
 	cmds      []core.Cmd
-	consumers map[core.Generation]*protocol.Consumer
+	consumers map[core.Generation]*agui.Consumer
 	runs      map[core.Generation]core.Run
 	now       time.Time // the wall clock events are judged at
 }
 
 func start(t testing.TB) *program {
-	return &program{t: t, m: core.NewModel(thread), now: coretest.Clock,
-		consumers: map[core.Generation]*protocol.Consumer{}, runs: map[core.Generation]core.Run{}}
+	return &program{t: t, m: core.NewModel(thread), now: fixturetest.Clock,
+		consumers: map[core.Generation]*agui.Consumer{}, runs: map[core.Generation]core.Run{}}
 }
 
 // runOf is the run generation g's stream was started for.
@@ -124,7 +124,7 @@ func (p *program) ids() []string {
 
 // failed checks the run failed of this kind, decided by this rule,
 // breaking this 1.0 rule (for a broken stream), for a reason saying this.
-func (p *program) failed(kind core.FailureKind, rule core.Rule, broke protocol.Rule, says string) core.Failed {
+func (p *program) failed(kind core.FailureKind, rule core.Rule, broke agui.Rule, says string) core.Failed {
 	p.t.Helper()
 	f, ok := p.m.Lifecycle.(core.Failed)
 	switch {
@@ -140,7 +140,7 @@ func (p *program) failed(kind core.FailureKind, rule core.Rule, broke protocol.R
 // play plays a whole script through the runtime's glue.
 func play(t testing.TB, m core.Model, name string) core.Model {
 	t.Helper()
-	models, err := coretest.Play(m, name)
+	models, err := fixturetest.Play(m, name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agent-analysis/agent-analysis/app/patch"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
 // maxEvidence bounds each text a Rejection keeps.
@@ -15,18 +15,18 @@ const maxEvidence = 160
 // Rejection is the bounded evidence of one refused update.
 type Rejection struct {
 	RunID  string
-	Event  protocol.Type // STATE_SNAPSHOT or STATE_DELTA
-	Index  int           // the failing operation, from 0; -1 when no single operation is to blame
-	Ops    int           // operations in the patch as sent
+	Event  agui.Type // STATE_SNAPSHOT or STATE_DELTA
+	Index  int       // the failing operation, from 0; -1 when no single operation is to blame
+	Ops    int       // operations in the patch as sent
 	Op     string
 	Path   string
 	Reason string
 }
 
 // rejection reads the evidence of a refused update from the engine's step.
-func rejection(runID string, step protocol.Step, ops int) Rejection {
+func rejection(runID string, step agui.Step, ops int) Rejection {
 	r := Rejection{RunID: runID, Event: step.Type, Index: -1, Ops: ops, Reason: Clip(step.Update.Refusal.Error())}
-	var pe *patch.Error
+	var pe *jsonpatch.Error
 	if errors.As(step.Update.Refusal, &pe) {
 		r.Index, r.Reason = pe.Index, Clip(pe.Reason)
 		if pe.Index >= 0 {
@@ -40,7 +40,7 @@ func rejection(runID string, step protocol.Step, ops int) Rejection {
 // (replace /services/7/latency)", or "the snapshot".
 func (r Rejection) Operation() string {
 	switch {
-	case r.Event == protocol.StateSnapshot:
+	case r.Event == agui.StateSnapshot:
 		return "the snapshot"
 	case r.Index < 0 && r.Ops == 0:
 		return "the patch"
@@ -56,7 +56,7 @@ func (r Rejection) Operation() string {
 // {services: [...]}), rather than a patch that could not apply or went
 // past this demo's bounds.
 func (r Rejection) Undrawable() bool {
-	return r.Event == protocol.StateSnapshot || strings.HasPrefix(r.Reason, notAState)
+	return r.Event == agui.StateSnapshot || strings.HasPrefix(r.Reason, notAState)
 }
 
 func (r Rejection) String() string {

@@ -11,11 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/core/coretest"
-	"github.com/agent-analysis/agent-analysis/app/effects"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/fixtures/fixturetest"
 )
 
 // interrupted plays the approval scenario to its interrupt, with Core
@@ -32,7 +31,7 @@ func interrupted(t *testing.T) *program {
 func (p *program) resumed(g core.Generation, continuation string) *program {
 	p.t.Helper()
 	run := p.runOf(g)
-	events, err := coretest.Continuation("approval", continuation, run.ThreadID, run.RunID)
+	events, err := fixturetest.Continuation("approval", continuation, run.ThreadID, run.RunID)
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -83,14 +82,14 @@ func TestAnAnswerResumesTheRun(t *testing.T) {
 	for _, tt := range []struct {
 		choice       core.Choice
 		continuation string
-		status       protocol.ResumeStatus
+		status       agui.ResumeStatus
 		payload      string
 		api          float64
 		accepted     int
 	}{
-		{core.Approve, "approved", protocol.Resolved, `{"approved":true}`, 60, 1},
-		{core.Reject, "rejected", protocol.Resolved, `{"approved":false}`, 145, 0},
-		{core.CancelRequest, "cancelled", protocol.Abandoned, "", 145, 0},
+		{core.Approve, "approved", agui.Resolved, `{"approved":true}`, 60, 1},
+		{core.Reject, "rejected", agui.Resolved, `{"approved":false}`, 145, 0},
+		{core.CancelRequest, "cancelled", agui.Abandoned, "", 145, 0},
 	} {
 		t.Run(tt.continuation, func(t *testing.T) {
 			p := interrupted(t)
@@ -137,7 +136,7 @@ func TestAnAnswerResumesTheRun(t *testing.T) {
 // conversation.
 func TestTheResumedRunsInput(t *testing.T) {
 	p := interrupted(t).answer(core.Approve)
-	in, err := effects.Input(p.m.Run)
+	in, err := p.m.Run.Input()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +170,7 @@ func TestAResumeThatLeavesTheCallUnansweredWarns(t *testing.T) {
 // other state, or for another interrupt, it changes nothing.
 func TestAnswersOnlyInInterrupted(t *testing.T) {
 	for _, c := range []core.Choice{core.Approve, core.Reject, core.CancelRequest} {
-		msg := core.ClickedAnswer{Interrupt: "rollback-api", Choice: c, At: coretest.Clock}
+		msg := core.ClickedAnswer{Interrupt: "rollback-api", Choice: c, At: fixturetest.Clock}
 		noOpIn(t, msg, append(closed[:4], closed[4], core.Streaming{Run: run(1, "approval")}, core.Connecting{Run: run(1, "approval")})...)
 	}
 	p := interrupted(t)
@@ -201,7 +200,7 @@ func TestAnAnswerClosesTheInterruptedStream(t *testing.T) {
 		t.Fatalf("cmd %#v", cmd)
 	}
 	before := p.m
-	p.send(core.Received{Generation: 1, JSON: []byte(`{"type":"RUN_ERROR","message":"late"}`), Step: protocol.Step{Type: "RUN_ERROR"}}, core.StreamClosed{Generation: 1})
+	p.send(core.Received{Generation: 1, JSON: []byte(`{"type":"RUN_ERROR","message":"late"}`), Step: agui.Step{Type: "RUN_ERROR"}}, core.StreamClosed{Generation: 1})
 	if !reflect.DeepEqual(p.m, before) {
 		t.Errorf("a stale event changed the resumed run: %#v %+v", p.m.Lifecycle, p.m.Arrivals)
 	}
@@ -230,10 +229,10 @@ func TestAnExpiredQuestionCanOnlyBeCancelled(t *testing.T) {
 		t.Fatal("an expired question was approved or rejected")
 	}
 	p.answer(core.CancelRequest)
-	if r := p.m.Run.Resume; r == nil || r.Answers[0].Status != protocol.Abandoned || r.Answers[0].Payload != nil {
+	if r := p.m.Run.Resume; r == nil || r.Answers[0].Status != agui.Abandoned || r.Answers[0].Payload != nil {
 		t.Fatalf("cancel: %+v", p.m.Run.Resume)
 	}
-	if _, err := effects.Input(p.m.Run); err != nil {
+	if _, err := p.m.Run.Input(); err != nil {
 		t.Errorf("the engine refuses the cancellation: %v", err)
 	}
 
@@ -253,7 +252,7 @@ func TestAnExpiredQuestionCanOnlyBeCancelled(t *testing.T) {
 	}
 	// The question stays the question once it has expired, after another
 	// interrupt too: the screen says it expired, and asks nothing else.
-	soon := coretest.Clock.Add(time.Minute).Format(time.RFC3339)
+	soon := fixturetest.Clock.Add(time.Minute).Format(time.RFC3339)
 	p = start(t).run("normal").events(1, append(evs, `{"type":"RUN_FINISHED","threadId":"thread-1","runId":"run-1","outcome":{"type":"interrupt","interrupts":[`+
 		`{"id":"note","reason":"input"},{"id":"q","reason":"confirmation","expiresAt":"`+soon+`","responseSchema":{"type":"object","properties":{"approved":{"type":"boolean"}}}}]}}`)...)
 	p.now = p.now.Add(time.Hour)
@@ -285,7 +284,7 @@ func TestAnAnswerCoversEveryInterrupt(t *testing.T) {
 	if strings.Join(got, " ") != `note:cancelled: old:cancelled: go:resolved:{"approved":false}` {
 		t.Errorf("answers %s", got)
 	}
-	if _, err := effects.Input(p.m.Run); err != nil {
+	if _, err := p.m.Run.Input(); err != nil {
 		t.Errorf("the engine refuses the list: %v", err)
 	}
 	// With no approval at all, the question is the first interrupt, and
@@ -297,7 +296,7 @@ func TestAnAnswerCoversEveryInterrupt(t *testing.T) {
 		t.Error("approved a question without a boolean schema")
 	}
 	p.answer(core.CancelRequest)
-	if r := p.m.Run.Resume; len(r.Answers) != 2 || r.Answers[1].Status != protocol.Abandoned || r.State.Len() != 0 {
+	if r := p.m.Run.Resume; len(r.Answers) != 2 || r.Answers[1].Status != agui.Abandoned || r.State.Len() != 0 {
 		t.Errorf("resume %+v", r)
 	}
 	// A question with no state of its own resumes from the empty state and
@@ -375,7 +374,7 @@ func TestCancelAndNavigationWhileAsked(t *testing.T) {
 func TestALateErrorEndsTheQuestion(t *testing.T) {
 	evs := script(t, "approval", 1)
 	p := start(t).run("approval").events(1, evs...).events(1, `{"type":"RUN_ERROR","message":"gave up"}`)
-	p.failed(core.AgentReported, core.RuleRunEnding, protocol.Rule{}, "gave up")
+	p.failed(core.AgentReported, core.RuleRunEnding, agui.Rule{}, "gave up")
 	frozen := p.m
 	p.send(core.ClickedAnswer{Interrupt: "rollback-api", Choice: core.Approve, At: p.now})
 	if !reflect.DeepEqual(p.m, frozen) {
@@ -399,8 +398,8 @@ func TestEveryContinuationEndsAsItsOutcomeSays(t *testing.T) {
 						choice = core.Reject
 					}
 				}
-				models := coretest.MustPlay(t, s.Name)
-				models = coretest.MustAnswer(t, models[len(models)-1], choice, c.Name)
+				models := fixturetest.MustPlay(t, s.Name)
+				models = fixturetest.MustAnswer(t, models[len(models)-1], choice, c.Name)
 				m := models[len(models)-1]
 				checkOutcome(t, m, s.Continued[c.Name])
 				if m.Run.ThreadID != thread || m.Run.RunID != "run-2" || m.Asking {

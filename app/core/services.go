@@ -1,13 +1,13 @@
 package core
 
 import (
-	"github.com/agent-analysis/agent-analysis/app/patch"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
 // Services is the demo's state as the AG-UI engine holds it: a Wire,
 // decoded exactly and checked whole by every snapshot and patch. The
-// engine replaces and patches it (protocol.State); what it refuses, the
+// engine replaces and patches it (agui.State); what it refuses, the
 // demo fails the run over (1.0 lets a consumer choose).
 type Services struct {
 	Wire Wire
@@ -28,7 +28,7 @@ const yieldEvery = 64 << 10
 // demo sends as the input's state.
 func NewServices() Services { return Services{Wire: NewWire(nil)} }
 
-func (s Services) Replace(value []byte) (protocol.State, error) {
+func (s Services) Replace(value []byte) (agui.State, error) {
 	w, err := decodeWire(value, s.Yield)
 	if err != nil {
 		return s, err
@@ -36,7 +36,7 @@ func (s Services) Replace(value []byte) (protocol.State, error) {
 	return Services{w, s.Yield}, nil
 }
 
-func (s Services) Patch(ops []patch.Op) (protocol.State, error) {
+func (s Services) Patch(ops []jsonpatch.Op) (agui.State, error) {
 	w, err := ApplyPatch(s.Wire, ops)
 	if err != nil {
 		return s, err

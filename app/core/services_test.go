@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/agent-analysis/agent-analysis/app/patch"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
 // A snapshot is read with a Yield after every yieldEvery bytes of its
@@ -41,7 +41,7 @@ func TestYieldSplitsABigSnapshot(t *testing.T) {
 		if !slices.Equal(got.Wire.Services(), plain.Services()) || got.Wire.Len() != n {
 			t.Errorf("%d services: read with yields, the state differs", n)
 		}
-		patched, err := got.Patch([]patch.Op{})
+		patched, err := got.Patch([]jsonpatch.Op{})
 		if err != nil {
 			t.Fatal(err)
 		}

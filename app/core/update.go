@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agent-analysis/agent-analysis/app/protocol"
+	"github.com/agent-analysis/agent-analysis/agui"
 )
 
 // Update is the whole behaviour of the demo: given a Model and a fact, the
@@ -64,7 +64,7 @@ func Update(m Model, msg Msg) (Model, Cmd) {
 				if msg.Truncated != "" {
 					why = msg.Truncated
 				}
-				return fail(m, Transport, RuleRunEnding, protocol.Rule{}, why)
+				return fail(m, Transport, RuleRunEnding, agui.Rule{}, why)
 			}
 			return m, nil
 		}
@@ -130,9 +130,9 @@ func answer(m Model, msg ClickedAnswer) (Model, Cmd) {
 	if !open || q < 0 || msg.Interrupt != question.ID {
 		return m, nil
 	}
-	answers := make([]protocol.Answer, len(l.Pending.Interrupts))
+	answers := make([]agui.Answer, len(l.Pending.Interrupts))
 	for i, in := range l.Pending.Interrupts {
-		answers[i] = protocol.Answer{InterruptID: in.ID, Status: protocol.Abandoned}
+		answers[i] = agui.Answer{InterruptID: in.ID, Status: agui.Abandoned}
 	}
 	switch msg.Choice {
 	case Approve, Reject:
@@ -148,7 +148,7 @@ func answer(m Model, msg ClickedAnswer) (Model, Cmd) {
 			m.Lifecycle = l
 			return logf(m, l.RunID, Warning, "the question expired at %s: it can only be cancelled", Clip(question.ExpiresAt)), nil
 		}
-		answers[q] = protocol.Approve(question, field, msg.Choice == Approve)
+		answers[q] = agui.Approve(question, field, msg.Choice == Approve)
 	case CancelRequest:
 	default:
 		return m, nil
@@ -194,7 +194,7 @@ func receive(m Model, msg Received) (Model, Cmd) {
 		m = logf(m, runID, Warning, "%s", Clip(w.Text))
 	}
 	if v := step.Violation; v != nil {
-		if step.Update.Kind == protocol.Refused { // this demo refused the state (rule 4)
+		if step.Update.Kind == agui.Refused { // this demo refused the state (rule 4)
 			r := rejection(runID, step, countOps(msg.JSON))
 			m.Rejections = appendBounded(m.Rejections, r, MaxRejections)
 			m = arrive(m, msg, Refused)
@@ -214,13 +214,13 @@ func receive(m Model, msg Received) (Model, Cmd) {
 	for _, ev := range step.Events {
 		var v Verdict
 		switch ev.Type {
-		case protocol.RunStarted:
+		case agui.RunStarted:
 			m, v = runStarted(m, step.Run)
-		case protocol.StateSnapshot, protocol.StateDelta:
+		case agui.StateSnapshot, agui.StateDelta:
 			m, v = stateChanged(m, step)
-		case protocol.RunFinished:
+		case agui.RunFinished:
 			m, v = runFinished(m, step.Run, msg)
-		case protocol.RunError:
+		case agui.RunError:
 			m = arrive(m, msg, RunFailed)
 			return runError(m, step.Run)
 		default:
@@ -235,11 +235,11 @@ func receive(m Model, msg Received) (Model, Cmd) {
 
 // requested reports whether the engine's run is the one this page asked
 // for.
-func requested(r *protocol.Run) bool { return r != nil && r.Requested }
+func requested(r *agui.Run) bool { return r != nil && r.Requested }
 
 // runStarted (rule 2): the requested run's RUN_STARTED awaits its state;
 // a replayed run before it only carries its state over.
-func runStarted(m Model, r *protocol.Run) (Model, Verdict) {
+func runStarted(m Model, r *agui.Run) (Model, Verdict) {
 	if !requested(r) {
 		return logf(m, m.Run.RunID, Info, "replayed run %q started: its events are checked, its state carried over", Clip(r.RunID)), Checked
 	}
@@ -260,15 +260,15 @@ func runStarted(m Model, r *protocol.Run) (Model, Verdict) {
 
 // stateChanged (rules 2 and 3): the requested run's applied state is the
 // screen's data; the first one is the baseline.
-func stateChanged(m Model, step protocol.Step) (Model, Verdict) {
-	if !requested(step.Run) || step.Update.Kind != protocol.Applied {
+func stateChanged(m Model, step agui.Step) (Model, Verdict) {
+	if !requested(step.Run) || step.Update.Kind != agui.Applied {
 		return m, Checked
 	}
 	w := step.Update.State.(Services).Wire
 	m.Wire = &w
 	m.Accepted++
 	what := fmt.Sprintf("snapshot of %d services", w.Len())
-	if step.Type == protocol.StateDelta {
+	if step.Type == agui.StateDelta {
 		what = "delta applied"
 	}
 	if _, first := m.Lifecycle.(AwaitingSnapshot); first {
@@ -283,18 +283,18 @@ func stateChanged(m Model, step protocol.Step) (Model, Verdict) {
 // connection stays open to its end: a late RUN_ERROR may still come. An
 // interrupted run keeps what its resume needs, each interrupt's expiry
 // judged by the clock the event came with.
-func runFinished(m Model, r *protocol.Run, msg Received) (Model, Verdict) {
+func runFinished(m Model, r *agui.Run, msg Received) (Model, Verdict) {
 	if !requested(r) {
 		return logf(m, m.Run.RunID, Info, "replayed run %q finished", Clip(r.RunID)), Checked
 	}
 	switch r.Outcome.Kind {
-	case protocol.OutcomeCancelled:
+	case agui.OutcomeCancelled:
 		m.Lifecycle = Cancelled{RunID: m.Run.RunID, Cause: ByAgent}
 		m = logf(m, m.Run.RunID, Warning, "cancelled by the agent: partial work, not a success")
-	case protocol.OutcomeInterrupt:
+	case agui.OutcomeInterrupt:
 		l := Interrupted{
 			RunID:    m.Run.RunID,
-			Pending:  protocol.Pending{ThreadID: r.ThreadID, RunID: r.RunID, Interrupts: r.Outcome.Interrupts},
+			Pending:  agui.Pending{ThreadID: r.ThreadID, RunID: r.RunID, Interrupts: r.Outcome.Interrupts},
 			Expired:  make([]bool, len(r.Outcome.Interrupts)),
 			Messages: msg.Conversation,
 		}
@@ -314,7 +314,7 @@ func runFinished(m Model, r *protocol.Run, msg Received) (Model, Verdict) {
 // runError (rules 6 and 8): the agent's own report that its run failed —
 // never shown as a protocol violation. A replayed run's failure is
 // history; one before any run began is the requested run's.
-func runError(m Model, r *protocol.Run) (Model, Cmd) {
+func runError(m Model, r *agui.Run) (Model, Cmd) {
 	if r != nil && r.RunID != "" && !r.Requested {
 		return logf(m, m.Run.RunID, Warning, "replayed run %q failed: %s", Clip(r.RunID), Clip(r.Error.Message)), nil
 	}
@@ -325,7 +325,7 @@ func runError(m Model, r *protocol.Run) (Model, Cmd) {
 	if r.Error.Code != "" {
 		reason += " (" + Clip(r.Error.Code) + ")"
 	}
-	return fail(m, AgentReported, rule, protocol.Rule{}, reason)
+	return fail(m, AgentReported, rule, agui.Rule{}, reason)
 }
 
 // streamFailed: the connection could not go on. An active run fails; a
@@ -349,8 +349,8 @@ func streamFailed(m Model, msg StreamFailed) (Model, Cmd) {
 // kindOf says whose rule a violation is: a fatal rule of AG-UI 1.x, or
 // one of this demo's own choices the engine enforces for it (failing over
 // a refused state where 1.x lets a client go on; its bounds).
-func kindOf(r protocol.Rule) FailureKind {
-	if r.ID == protocol.StateRefused.ID || r.ID == protocol.Limit.ID {
+func kindOf(r agui.Rule) FailureKind {
+	if r.ID == agui.StateRefused.ID || r.ID == agui.Limit.ID {
 		return Refusal
 	}
 	return Protocol
@@ -358,7 +358,7 @@ func kindOf(r protocol.Rule) FailureKind {
 
 // fail (rule 4, 6 or 8): the run ends; the last valid data, filter and
 // selection stay; its connection is aborted so nothing queued can follow.
-func fail(m Model, kind FailureKind, rule Rule, broke protocol.Rule, reason string) (Model, Cmd) {
+func fail(m Model, kind FailureKind, rule Rule, broke agui.Rule, reason string) (Model, Cmd) {
 	m.Lifecycle = Failed{RunID: m.Run.RunID, Kind: kind, Rule: rule, Broke: broke, Reason: reason}
 	m = logf(m, m.Run.RunID, Problem, "failed (%s): %s", kind, reason)
 	if m.Connection == 0 {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 )
 
@@ -107,7 +107,7 @@ func TestInvalidRunRefusesAtomically(t *testing.T) {
 	p := start(t).run("invalid").events(1, evs[:3]...)
 	p.send(core.ClickedFilter{Filter: core.OnlyCore}, core.ClickedService{ID: "checkout"})
 	p.events(1, evs[3])
-	p.failed(core.Refusal, core.RuleBrokenStream, protocol.StateRefused, "operation 2 of 2 (replace /services/7/latency)")
+	p.failed(core.Refusal, core.RuleBrokenStream, agui.StateRefused, "operation 2 of 2 (replace /services/7/latency)")
 	if p.latency("checkout") != 92 || p.latency("api") != 145 || p.m.Accepted != 2 {
 		t.Errorf("partial patch visible: checkout %v", p.latency("checkout"))
 	}
@@ -123,7 +123,7 @@ func TestInvalidRunRefusesAtomically(t *testing.T) {
 	// What was queued behind it is shown as after the end, never applied.
 	frozen := p.m
 	for _, f := range evs[4:] {
-		p.send(core.Received{Generation: 1, JSON: []byte(f), Step: protocol.Step{Type: "STATE_DELTA"}})
+		p.send(core.Received{Generation: 1, JSON: []byte(f), Step: agui.Step{Type: "STATE_DELTA"}})
 	}
 	p.send(core.StreamClosed{Generation: 1})
 	if p.m.Wire != frozen.Wire || p.m.Lifecycle != frozen.Lifecycle || len(p.m.Arrivals) != len(frozen.Arrivals)+2 {
@@ -196,7 +196,7 @@ func TestRefusedStatesFailTheRun(t *testing.T) {
 			p := start(t).run("normal").events(1, script(t, "normal", 1)[:2]...)
 			before := p.m.Wire
 			p.events(1, tt.event)
-			p.failed(tt.kind, core.RuleBrokenStream, protocol.StateRefused, tt.reason)
+			p.failed(tt.kind, core.RuleBrokenStream, agui.StateRefused, tt.reason)
 			if who := p.m.Lifecycle.(core.Failed).Kind.Who(); who != "this demo" {
 				t.Errorf("ended by %q", who)
 			}
@@ -217,16 +217,16 @@ func TestBrokenStreamsFailTheRun(t *testing.T) {
 	tests := []struct {
 		name   string
 		events []string
-		broke  protocol.Rule
+		broke  agui.Rule
 		says   string
 	}{
-		{"a snapshot first", []string{`{"type":"STATE_SNAPSHOT","snapshot":{"services":[]}}`}, protocol.FirstEvent, "must begin with RUN_STARTED"},
-		{"another thread", []string{`{"type":"RUN_STARTED","threadId":"thread-9","runId":"run-1"}`}, protocol.ThreadOfRun, `thread "thread-9"`},
-		{"RUN_STARTED twice", []string{started, started}, protocol.NestedRun, "still active"},
-		{"RUN_FINISHED of another run", []string{started, `{"type":"RUN_FINISHED","threadId":"thread-1","runId":"run-9"}`}, protocol.RunIDsAgree, `run "run-9"`},
-		{"an event after the end", []string{started, `{"type":"RUN_FINISHED","threadId":"thread-1","runId":"run-1"}`, `{"type":"STATE_DELTA","delta":[]}`}, protocol.AfterFinish, "may follow RUN_FINISHED"},
-		{"a malformed field", []string{started, `{"type":"STATE_DELTA","delta":{}}`}, protocol.Malformed, "/delta: must be an array"},
-		{"not JSON", []string{started, `{"type":`}, protocol.NotAnEvent, "not valid JSON"},
+		{"a snapshot first", []string{`{"type":"STATE_SNAPSHOT","snapshot":{"services":[]}}`}, agui.FirstEvent, "must begin with RUN_STARTED"},
+		{"another thread", []string{`{"type":"RUN_STARTED","threadId":"thread-9","runId":"run-1"}`}, agui.ThreadOfRun, `thread "thread-9"`},
+		{"RUN_STARTED twice", []string{started, started}, agui.NestedRun, "still active"},
+		{"RUN_FINISHED of another run", []string{started, `{"type":"RUN_FINISHED","threadId":"thread-1","runId":"run-9"}`}, agui.RunIDsAgree, `run "run-9"`},
+		{"an event after the end", []string{started, `{"type":"RUN_FINISHED","threadId":"thread-1","runId":"run-1"}`, `{"type":"STATE_DELTA","delta":[]}`}, agui.AfterFinish, "may follow RUN_FINISHED"},
+		{"a malformed field", []string{started, `{"type":"STATE_DELTA","delta":{}}`}, agui.Malformed, "/delta: must be an array"},
+		{"not JSON", []string{started, `{"type":`}, agui.NotAnEvent, "not valid JSON"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -248,7 +248,7 @@ func TestADeltaAtRunStartAppliesToTheInputState(t *testing.T) {
 	p := start(t).run("normal").events(1, script(t, "normal", 1)...)
 	previous := p.m.Wire
 	p.run("delta-before-snapshot").events(2, script(t, "delta-before-snapshot", 2)...)
-	p.failed(core.Refusal, core.RuleBrokenStream, protocol.StateRefused, "the path does not exist")
+	p.failed(core.Refusal, core.RuleBrokenStream, agui.StateRefused, "the path does not exist")
 	if p.m.Wire != previous || p.m.Accepted != 0 {
 		t.Errorf("a delta of run 2 touched run 1's data")
 	}
@@ -406,7 +406,7 @@ func TestRunEndings(t *testing.T) {
 		t.Fatalf("before the late error: %#v", p.m.Lifecycle)
 	}
 	p.events(1, script(t, "late-error", 1)[4])
-	p.failed(core.AgentReported, core.RuleRunEnding, protocol.Rule{}, "RUN_ERROR after the run finished: Flushing the results failed")
+	p.failed(core.AgentReported, core.RuleRunEnding, agui.Rule{}, "RUN_ERROR after the run finished: Flushing the results failed")
 	if p.m.Accepted != 2 || p.lastCmd() != (core.AbortStream{Generation: 1}) {
 		t.Errorf("accepted %d cmd %#v", p.m.Accepted, p.lastCmd())
 	}
@@ -420,10 +420,10 @@ func TestRunEndings(t *testing.T) {
 		p := start(t).run("normal").events(1, evs[:2]...)
 		if msg == nil {
 			p.closed(1)
-			p.failed(core.Transport, core.RuleRunEnding, protocol.Rule{}, `while run "run-1" was active`)
+			p.failed(core.Transport, core.RuleRunEnding, agui.Rule{}, `while run "run-1" was active`)
 		} else {
 			p.send(msg)
-			p.failed(core.Transport, core.RuleRunEnding, protocol.Rule{}, msg.(core.StreamFailed).Reason)
+			p.failed(core.Transport, core.RuleRunEnding, agui.Rule{}, msg.(core.StreamFailed).Reason)
 			if p.lastCmd() != (core.AbortStream{Generation: 1}) {
 				t.Errorf("%s: cmd %#v", name, p.lastCmd())
 			}
@@ -434,8 +434,8 @@ func TestRunEndings(t *testing.T) {
 	}
 	// A frame past the reader's bound fails the run, naming the bound: this
 	// demo's own, not a rule of 1.x.
-	p = start(t).run("normal").events(1, evs[0]).send(core.StreamFailed{Generation: 1, Kind: core.Protocol, Broke: protocol.Limit, Reason: "an event is larger than 1 MiB"})
-	p.failed(core.Refusal, core.RuleBrokenStream, protocol.Limit, "larger than 1 MiB")
+	p = start(t).run("normal").events(1, evs[0]).send(core.StreamFailed{Generation: 1, Kind: core.Protocol, Broke: agui.Limit, Reason: "an event is larger than 1 MiB"})
+	p.failed(core.Refusal, core.RuleBrokenStream, agui.Limit, "larger than 1 MiB")
 
 	// After a proper ending, the connection's own end changes nothing.
 	p = start(t).run("normal").events(1, evs...)
@@ -450,12 +450,12 @@ func TestRunEndings(t *testing.T) {
 // families are checked by the engine and not shown.
 func TestAgentReportedFailures(t *testing.T) {
 	p := start(t).run("run-error").events(1, script(t, "run-error", 1)...)
-	p.failed(core.AgentReported, core.RuleOtherFamilies, protocol.Rule{}, "RUN_ERROR: The model provider is overloaded (provider_overloaded)")
+	p.failed(core.AgentReported, core.RuleOtherFamilies, agui.Rule{}, "RUN_ERROR: The model provider is overloaded (provider_overloaded)")
 	if p.m.Accepted != 2 || p.latency("api") != 145 {
 		t.Errorf("the data applied before it is lost")
 	}
 	p = start(t).run("error-first").events(1, script(t, "error-first", 1)...)
-	p.failed(core.AgentReported, core.RuleOtherFamilies, protocol.Rule{}, "could not be reached")
+	p.failed(core.AgentReported, core.RuleOtherFamilies, agui.Rule{}, "could not be reached")
 
 	p = start(t).run("non-state-events").events(1, script(t, "non-state-events", 1)...).closed(1)
 	if p.m.Lifecycle != (core.Completed{RunID: "run-1"}) || p.m.Accepted != 2 {

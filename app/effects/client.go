@@ -14,10 +14,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
+	"github.com/agent-analysis/agent-analysis/agui/sse"
 	"github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/patch"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
-	"github.com/agent-analysis/agent-analysis/app/sse"
 )
 
 // bigEvent is the size from which an event's decoding gets a task of the
@@ -39,31 +39,31 @@ type Client struct {
 // already on its way may still be delivered after the cancel: Update
 // ignores it, the run's connection being no longer open.
 func (c Client) Stream(ctx context.Context, run core.Run, send func(core.Msg)) {
-	fail := func(kind core.FailureKind, broke protocol.Rule, format string, args ...any) {
+	fail := func(kind core.FailureKind, broke agui.Rule, format string, args ...any) {
 		if ctx.Err() == nil {
 			send(core.StreamFailed{Generation: run.Generation, Kind: kind, Broke: broke, Reason: core.Clip(fmt.Sprintf(format, args...))})
 		}
 	}
 	in, consumer, err := engine(run, yieldToPage) // a big snapshot is read in several tasks
-	var refused *protocol.ResumeError
+	var refused *agui.ResumeError
 	switch {
 	case errors.As(err, &refused): // Update checks what the engine checks: this is a bug, said so
-		fail(core.Refusal, protocol.Rule{}, "the answer was not sent: %v", err)
+		fail(core.Refusal, agui.Rule{}, "the answer was not sent: %v", err)
 		return
 	case err != nil:
-		fail(core.Transport, protocol.Rule{}, "%v", err)
+		fail(core.Transport, agui.Rule{}, "%v", err)
 		return
 	}
 	start := time.Now()
 	body, f := c.open(ctx, in)
 	if f != nil {
-		fail(core.Transport, protocol.Rule{}, "%s", f)
+		fail(core.Transport, agui.Rule{}, "%s", f)
 		return
 	}
 	defer body.Close()
 	stop := context.AfterFunc(ctx, func() { body.Close() })
 	defer stop()
-	events := sse.NewReader(body, protocol.MaxEventBytes)
+	events := sse.NewReader(body, agui.MaxEventBytes)
 	for {
 		data, err := events.Next()
 		switch {
@@ -73,10 +73,10 @@ func (c Client) Stream(ctx context.Context, run core.Run, send func(core.Msg)) {
 			send(core.StreamClosed{Generation: run.Generation, Truncated: consumer.End()})
 			return
 		case errors.Is(err, sse.ErrEventTooLarge):
-			fail(core.Protocol, protocol.Limit, "an event is larger than %d MiB", protocol.MaxEventBytes>>20)
+			fail(core.Protocol, agui.Limit, "an event is larger than %d MiB", agui.MaxEventBytes>>20)
 			return
 		case err != nil:
-			fail(core.Transport, protocol.Rule{}, "the stream broke: %v", err)
+			fail(core.Transport, agui.Rule{}, "the stream broke: %v", err)
 			return
 		}
 		big := len(data) >= bigEvent
@@ -102,7 +102,7 @@ type response struct {
 }
 
 // open posts the run's input and checks the answer is an event stream.
-func (c Client) open(ctx context.Context, in protocol.Input) (io.ReadCloser, error) {
+func (c Client) open(ctx context.Context, in agui.Input) (io.ReadCloser, error) {
 	payload, _, err := in.Request("")
 	if err != nil {
 		return nil, err
@@ -129,65 +129,31 @@ func (c Client) open(ctx context.Context, in protocol.Input) (io.ReadCloser, err
 // event left the requested run interrupted, the Msg carries the
 // conversation so far: the resumed run's input needs it, and the person
 // may answer before the stream ends.
-func Judge(run core.Run, c *protocol.Consumer, data []byte, at time.Duration, now time.Time) core.Received {
+func Judge(run core.Run, c *agui.Consumer, data []byte, at time.Duration, now time.Time) core.Received {
 	step := c.Feed(data)
 	msg := core.Received{Generation: run.Generation, At: at, Now: now, JSON: append([]byte(nil), data...), Step: step}
 	if _, interrupted := c.Pending(); interrupted {
-		msg.Conversation = patch.Encode(patch.NewArray(c.Messages()))
+		msg.Conversation = jsonpatch.Encode(jsonpatch.NewArray(c.Messages()))
 	}
 	return msg
-}
-
-// Input is the AG-UI RunAgentInput of a run. A fresh run has no messages,
-// tools or context, the empty services state, and the scenario in
-// forwardedProps. A resumed run (run.Resume) is built from the same input
-// with the thread's state and conversation, and the answers as its resume
-// list, by the engine (Pending.Resume), which refuses an answer that does
-// not cover every interrupt before anything is sent. The engine adds
-// protocolVersion when it sends it.
-func Input(run core.Run) (protocol.Input, error) {
-	state, messages := core.NewWire(nil), json.RawMessage("[]")
-	if r := run.Resume; r != nil {
-		state = r.State
-		if r.Messages != nil {
-			messages = r.Messages
-		}
-	}
-	data, err := json.Marshal(struct {
-		ThreadID       string            `json:"threadId"`
-		RunID          string            `json:"runId"`
-		State          core.Wire         `json:"state"`
-		Messages       json.RawMessage   `json:"messages"`
-		Tools          []struct{}        `json:"tools"`
-		Context        []struct{}        `json:"context"`
-		ForwardedProps map[string]string `json:"forwardedProps"`
-	}{run.ThreadID, run.RunID, state, messages, []struct{}{}, []struct{}{}, map[string]string{"scenario": run.Scenario}})
-	if err != nil {
-		return protocol.Input{}, err
-	}
-	in, _, err := protocol.ReadInput(data)
-	if err != nil || run.Resume == nil {
-		return in, err
-	}
-	return run.Resume.Pending.Resume(in, run.RunID, run.Resume.Answers, run.Resume.At)
 }
 
 // Engine is the input of a run and the AG-UI engine that judges its
 // stream, as the runtime makes them: the services state, refusals failing
 // the run, and a resumed run's engine told what it continues.
-func Engine(run core.Run) (protocol.Input, *protocol.Consumer, error) { return engine(run, nil) }
+func Engine(run core.Run) (agui.Input, *agui.Consumer, error) { return engine(run, nil) }
 
-func engine(run core.Run, yield func()) (protocol.Input, *protocol.Consumer, error) {
-	in, err := Input(run)
+func engine(run core.Run, yield func()) (agui.Input, *agui.Consumer, error) {
+	in, err := run.Input()
 	if err != nil {
-		return protocol.Input{}, nil, err
+		return agui.Input{}, nil, err
 	}
 	state := core.NewServices()
 	state.Yield = yield
-	opts := protocol.Options{State: state, Refusals: protocol.Fail}
+	opts := agui.Options{State: state, Refusals: agui.Fail}
 	if run.Resume != nil {
 		opts.Continues = run.Resume.Pending
 	}
-	c, err := protocol.NewConsumer(in, opts)
+	c, err := agui.NewConsumer(in, opts)
 	return in, c, err
 }

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/core/coretest"
 	"github.com/agent-analysis/agent-analysis/app/effects"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
 	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/fixtures/fixturetest"
 	"github.com/agent-analysis/agent-analysis/server"
 )
 
@@ -120,7 +120,7 @@ func collect(t *testing.T, handler http.HandlerFunc) []core.Msg {
 
 // sse writes chunks as separate flushed writes. Natively they may reach
 // the client in fewer reads; under Node the fake fetch cuts every write
-// into 7-byte chunks, and app/sse's own tests read one byte at a time.
+// into 7-byte chunks, and agui/sse's own tests read one byte at a time.
 func sse(chunks ...string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -383,10 +383,10 @@ func requestOf(t *testing.T, run core.Run) string {
 // answered is the approval scenario, interrupted, then answered.
 func answered(t *testing.T, choice core.Choice) core.Model {
 	t.Helper()
-	models := coretest.MustPlay(t, "approval")
+	models := fixturetest.MustPlay(t, "approval")
 	m := models[len(models)-1]
 	_, q := m.Lifecycle.(core.Interrupted).Question()
-	m, _ = core.Update(m, core.ClickedAnswer{Interrupt: q.ID, Choice: choice, At: coretest.Clock})
+	m, _ = core.Update(m, core.ClickedAnswer{Interrupt: q.ID, Choice: choice, At: fixturetest.Clock})
 	return m
 }
 
@@ -423,7 +423,7 @@ func TestTheResumedRunIsJudgedAsAContinuation(t *testing.T) {
 	if len(msgs) != 3 {
 		t.Fatalf("%s", kinds(msgs))
 	}
-	if w := msgs[1].(core.Received).Step.Warnings; len(w) != 1 || w[0].Rule.ID != protocol.ResumeUnanswered.ID {
+	if w := msgs[1].(core.Received).Step.Warnings; len(w) != 1 || w[0].Rule.ID != agui.ResumeUnanswered.ID {
 		t.Errorf("warnings %+v", w)
 	}
 }
@@ -438,7 +438,7 @@ func TestAnInterruptCarriesTheConversation(t *testing.T) {
 	}
 	msgs := collectRun(t, core.Run{Generation: 1, ThreadID: "t", RunID: "r", Scenario: "approval"}, sse(frames...))
 	last := msgs[len(msgs)-2].(core.Received)
-	if last.Step.Type != protocol.RunFinished || !strings.Contains(string(last.Conversation), `"call-rollback"`) || last.Now.IsZero() {
+	if last.Step.Type != agui.RunFinished || !strings.Contains(string(last.Conversation), `"call-rollback"`) || last.Now.IsZero() {
 		t.Errorf("the interrupt: %s %s %v", last.Step.Type, last.Conversation, last.Now)
 	}
 	for _, m := range msgs[:len(msgs)-2] {

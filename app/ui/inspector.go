@@ -5,8 +5,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/agent-analysis/agent-analysis/agui"
 	core "github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
 )
 
 // inspector shows the selected service against its baseline.
@@ -144,7 +144,7 @@ func ruleLines(f core.Failed) app.UI {
 	case f.Kind == core.Undrawable:
 		whose = app.P().Text("This demo draws only {services: [...]} state, each service an id, a name, a series (Core or Platform), " +
 			"a volume and a latency, and fails a run over any other. AG-UI 1.x lets a state be any JSON value: the stream broke no rule.")
-	case f.Kind == core.Refusal && f.Broke.ID == protocol.Limit.ID:
+	case f.Kind == core.Refusal && f.Broke.ID == agui.Limit.ID:
 		whose = app.P().Body(
 			app.Text("This demo's own bound, not a rule of AG-UI 1.x: "),
 			app.Q().Text(f.Broke.Quote),

@@ -2,8 +2,8 @@
 
 package ui
 
-import "github.com/agent-analysis/agent-analysis/app/core/coretest"
+import "github.com/agent-analysis/agent-analysis/fixtures/fixturetest"
 
 // play runs a script through Update as the runtime would and returns the
 // model after Run and after each event delivered, in order.
-var play = coretest.MustPlay
+var play = fixturetest.MustPlay

@@ -10,8 +10,8 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/core/coretest"
 	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/fixtures/fixturetest"
 )
 
 // crowdModels is a run over n services after its snapshot, then after each
@@ -34,7 +34,7 @@ func crowdModels(tb testing.TB, n, deltas int) []core.Model {
 		events = append(events, fmt.Appendf(nil, `{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/services/%d/latency","value":%d}]}`, k, 10+(i*37)%170))
 	}
 	m, _ := core.Update(core.NewModel("thread-1"), core.ClickedRun{})
-	models, err := coretest.Feed(m, m.Run, events...)
+	models, err := fixturetest.Feed(m, m.Run, events...)
 	if err != nil {
 		tb.Fatal(err)
 	}

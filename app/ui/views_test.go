@@ -17,9 +17,9 @@ import (
 	"github.com/agent-analysis/agent-analysis/app/catalogue"
 	"github.com/agent-analysis/agent-analysis/app/chart"
 	"github.com/agent-analysis/agent-analysis/app/core"
-	"github.com/agent-analysis/agent-analysis/app/core/coretest"
 	"github.com/agent-analysis/agent-analysis/app/effects"
 	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/fixtures/fixturetest"
 )
 
 // modelAfter plays the first n events of a scenario through Update, then
@@ -640,7 +640,7 @@ func TestInterruptedScreen(t *testing.T) {
 func TestAQuestionIsQuotedWithinBounds(t *testing.T) {
 	long := strings.Repeat("Roll back? ", 10000)
 	m, _ := core.Update(core.NewModel("thread-1"), core.ClickedRun{})
-	models, err := coretest.Feed(m, m.Run, []byte(`{"type":"RUN_STARTED","threadId":"thread-1","runId":"run-1"}`),
+	models, err := fixturetest.Feed(m, m.Run, []byte(`{"type":"RUN_STARTED","threadId":"thread-1","runId":"run-1"}`),
 		[]byte(`{"type":"RUN_FINISHED","threadId":"thread-1","runId":"run-1","outcome":{"type":"interrupt","interrupts":[`+
 			`{"id":"i","reason":"`+strings.Repeat("r", 5000)+`","message":"`+long+`","expiresAt":"`+strings.Repeat("9", 5000)+`"}]}}`))
 	if err != nil {
@@ -663,7 +663,7 @@ func TestResumedScreens(t *testing.T) {
 	m := models[len(models)-1]
 	for choice, want := range map[core.Choice]string{core.Approve: "60", core.Reject: "145", core.CancelRequest: "145"} {
 		c := map[core.Choice]string{core.Approve: "approved", core.Reject: "rejected", core.CancelRequest: "cancelled"}[choice]
-		after := coretest.MustAnswer(t, m, choice, c)
+		after := fixturetest.MustAnswer(t, m, choice, c)
 		doc := render(t, after[len(after)-1])
 		if s := text(one(t, doc, "status", has("role", "status"))); s != "Completed" {
 			t.Errorf("%s: status %q", c, s)
@@ -726,7 +726,7 @@ func TestInvalidIsTheDemosRefusal(t *testing.T) {
 	}
 	// A state that is not {services: [...]} is one this demo cannot draw.
 	m, _ := core.Update(core.NewModel("thread-1"), core.ClickedRun{})
-	models, err := coretest.Feed(m, m.Run, []byte(`{"type":"RUN_STARTED","threadId":"thread-1","runId":"run-1"}`), []byte(`{"type":"STATE_SNAPSHOT","snapshot":{"count":1}}`))
+	models, err := fixturetest.Feed(m, m.Run, []byte(`{"type":"RUN_STARTED","threadId":"thread-1","runId":"run-1"}`), []byte(`{"type":"STATE_SNAPSHOT","snapshot":{"count":1}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/agent-analysis/agent-analysis/internal/testagent"
 	"github.com/agent-analysis/agent-analysis/internal/testfile"
+	"github.com/agent-analysis/agent-analysis/server/servertest"
 )
 
 // interruptingAgent interrupts its first run, asking to approve call c1
@@ -23,7 +23,7 @@ import (
 // by resumed. asked counts the requests.
 func interruptingAgent(t *testing.T, expired bool, resumed func(w http.ResponseWriter, r *http.Request, in map[string]json.RawMessage)) (string, *atomic.Int32) {
 	var asked atomic.Int32
-	url := testagent.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+	url := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
 		asked.Add(1)
 		var in map[string]json.RawMessage
 		json.NewDecoder(r.Body).Decode(&in)
@@ -139,7 +139,7 @@ func TestCheckURLAgainstAgentsThatResumeBadly(t *testing.T) {
 		note    string
 	}{
 		{"never comes", []string{"-timeout", "200ms"}, func(w http.ResponseWriter, r *http.Request, _ map[string]json.RawMessage) {
-			testagent.NeverAnswers(w, r)
+			servertest.NeverAnswers(w, r)
 		},
 			"FAIL normal/cancelled: no answer within 200ms: the agent sent no response headers", true, ""},
 		{"answers 422", nil, func(w http.ResponseWriter, r *http.Request, _ map[string]json.RawMessage) {
@@ -254,7 +254,7 @@ func TestRecordAnswersOnlyWhatItCan(t *testing.T) {
 		t.Error("a file was written")
 	}
 	out.Reset()
-	if err := run(t.Context(), []string{"record", "-url", testagent.Ours(t), "-answer", "approve", "-o", path}, &out, io.Discard); err != nil ||
+	if err := run(t.Context(), []string{"record", "-url", servertest.Ours(t), "-answer", "approve", "-o", path}, &out, io.Discard); err != nil ||
 		!strings.Contains(out.String(), "note: -answer: the run did not end interrupted: there was nothing to answer") {
 		t.Errorf("%v\n%s", err, out.String())
 	}
@@ -263,7 +263,7 @@ func TestRecordAnswersOnlyWhatItCan(t *testing.T) {
 // This server's approval scenario plays the continuation a resume's
 // answers select: every answer gives two passing runs.
 func TestCheckURLAnswersTheApprovalScenario(t *testing.T) {
-	api := testagent.Ours(t)
+	api := servertest.Ours(t)
 	for how, name := range map[string]string{"approve": "approved", "reject": "rejected", "cancel": "cancelled"} {
 		var out bytes.Buffer
 		err := run(t.Context(), []string{"check", "-url", api, "-scenario", "approval", "-answer", how, "-v"}, &out, io.Discard)

@@ -10,11 +10,11 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/agent-analysis/agent-analysis/agent"
-	"github.com/agent-analysis/agent-analysis/check"
 	"github.com/agent-analysis/agent-analysis/internal/atomicfile"
-	"github.com/agent-analysis/agent-analysis/sarif"
-	"github.com/agent-analysis/agent-analysis/script"
+	"github.com/agent-analysis/agent-analysis/kit/agent"
+	"github.com/agent-analysis/agent-analysis/kit/check"
+	"github.com/agent-analysis/agent-analysis/kit/sarif"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
 // checkLive asks for each run and judges it; a run that ends interrupted

@@ -15,13 +15,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/agent-analysis/agent-analysis/internal/testagent"
 	"github.com/agent-analysis/agent-analysis/internal/testfile"
+	"github.com/agent-analysis/agent-analysis/server/servertest"
 )
 
 func TestCheckCommand(t *testing.T) {
 	var out, errs bytes.Buffer
-	err := run(context.Background(), []string{"check", "-expect", "../../../check/testdata/scripts"}, &out, &errs)
+	err := run(context.Background(), []string{"check", "-expect", "../../../kit/check/testdata/scripts"}, &out, &errs)
 	if !errors.Is(err, errFailed) {
 		t.Fatalf("err %v", err)
 	}
@@ -32,7 +32,7 @@ func TestCheckCommand(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := run(context.Background(), []string{"check", "-json", "../../../check/testdata/scripts/valid.jsonl"}, &out, io.Discard); err != nil {
+	if err := run(context.Background(), []string{"check", "-json", "../../../kit/check/testdata/scripts/valid.jsonl"}, &out, io.Discard); err != nil {
 		t.Fatalf("a valid script: %v", err)
 	}
 	var report struct{ Passed, Failed int }
@@ -54,7 +54,7 @@ func TestCheckCommand(t *testing.T) {
 // check -url runs a live agent: a fault fails by its rule, in the lines,
 // the JSON report and the JUnit file alike; the exit status is 1.
 func TestCheckURL(t *testing.T) {
-	api := testagent.Ours(t)
+	api := servertest.Ours(t)
 	junit := filepath.Join(t.TempDir(), "report.xml")
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"check", "-url", api, "-scenario", "events-after-finish", "-junit", junit}, &out, io.Discard)
@@ -116,8 +116,8 @@ func TestCheckURL(t *testing.T) {
 
 // An agent that does not stream fails check -url with a clear line.
 func TestCheckURLAgainstAgentsThatDoNotStream(t *testing.T) {
-	silent := testagent.Upstream(t, testagent.NeverAnswers)
-	html := testagent.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+	silent := servertest.Upstream(t, servertest.NeverAnswers)
+	html := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, "<h1>Not here</h1>")
 	})
@@ -154,7 +154,7 @@ func TestCheckFlags(t *testing.T) {
 		}
 	}
 	junit := filepath.Join(t.TempDir(), "no-such-dir", "r.xml")
-	if err := run(context.Background(), []string{"check", "-junit", junit, "../../../check/testdata/scripts/valid.jsonl"}, io.Discard, io.Discard); err == nil || err.Error() != "check: -junit: "+junit+": no such file or directory" {
+	if err := run(context.Background(), []string{"check", "-junit", junit, "../../../kit/check/testdata/scripts/valid.jsonl"}, io.Discard, io.Discard); err == nil || err.Error() != "check: -junit: "+junit+": no such file or directory" {
 		t.Errorf("-junit into a missing directory: %v", err)
 	}
 }
@@ -169,7 +169,7 @@ func TestCheckJUnitIsWrittenWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer old.Close()
-	if err := run(t.Context(), []string{"check", "-junit", junit, "../../../check/testdata/scripts/valid.jsonl"}, io.Discard, io.Discard); err != nil {
+	if err := run(t.Context(), []string{"check", "-junit", junit, "../../../kit/check/testdata/scripts/valid.jsonl"}, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := io.ReadAll(old); string(b) != "the old report" {
@@ -188,10 +188,10 @@ func TestCheckJUnitIsWrittenWhole(t *testing.T) {
 func TestCheckURLStopsWhenInterrupted(t *testing.T) {
 	ctx, interrupt := context.WithCancel(t.Context())
 	var asked atomic.Int32
-	agentURL := testagent.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+	agentURL := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
 		asked.Add(1)
 		interrupt() // Ctrl-C, while the first run waits for its answer
-		testagent.NeverAnswers(w, r)
+		servertest.NeverAnswers(w, r)
 	})
 	dir := t.TempDir()
 	a, b := testfile.Write(t, dir, "a.json", "{}"), testfile.Write(t, dir, "b.json", "{}")
@@ -206,7 +206,7 @@ func TestCheckURLStopsWhenInterrupted(t *testing.T) {
 // Two -input files of one base name are two testcases of two names: their
 // paths; a file given twice is named by its turn too.
 func TestCheckURLNamesRunsApart(t *testing.T) {
-	api := testagent.Ours(t)
+	api := servertest.Ours(t)
 	one, two := t.TempDir(), t.TempDir()
 	const normal = `{"state":{"services":[]},"forwardedProps":{"scenario":"normal"}}`
 	a, b := testfile.Write(t, one, "ask.json", normal), testfile.Write(t, two, "ask.json", normal)
@@ -224,7 +224,7 @@ func TestCheckURLNamesRunsApart(t *testing.T) {
 // A URL's user info and query, where secrets travel, are in no report:
 // not the lines, the JSON report nor the JUnit file.
 func TestCheckURLReportsNoSecrets(t *testing.T) {
-	secret := strings.Replace(testagent.Ours(t), "http://", "http://user:s3cret@", 1) + "?key=s3cret"
+	secret := strings.Replace(servertest.Ours(t), "http://", "http://user:s3cret@", 1) + "?key=s3cret"
 	junit := filepath.Join(t.TempDir(), "report.xml")
 	for _, args := range [][]string{{"-v"}, {"-json"}} {
 		var out bytes.Buffer

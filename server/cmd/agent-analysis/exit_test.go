@@ -17,14 +17,14 @@ import (
 // failed check exits 1, the report having said why.
 func TestExitStatus(t *testing.T) {
 	dir := t.TempDir()
-	valid := "../../../check/testdata/scripts/valid.jsonl"
+	valid := "../../../kit/check/testdata/scripts/valid.jsonl"
 	for _, tt := range []struct {
 		args   []string
 		code   int
 		stderr string // its one line, or "" for none
 	}{
 		{[]string{"check", valid}, 0, ""},
-		{[]string{"check", "../../../check/testdata/scripts/after-finish.json"}, 1, ""},
+		{[]string{"check", "../../../kit/check/testdata/scripts/after-finish.json"}, 1, ""},
 		{[]string{"check"}, 2, "agent-analysis: check: name at least one file or directory, or an agent with -url"},
 		{[]string{"check", "-nope", valid}, 2, "flag provided but not defined: -nope"},
 		{[]string{"check", filepath.Join(dir, "missing.json")}, 2, "agent-analysis: check: " + filepath.Join(dir, "missing.json") + ": no such file or directory"},
@@ -56,7 +56,7 @@ func TestOneUnreadableFileAmongSeveral(t *testing.T) {
 	gone := filepath.Join(dir, "gone.json")
 	os.Symlink(filepath.Join(dir, "nowhere"), gone)
 	var out bytes.Buffer
-	err := run(context.Background(), []string{"check", bad, gone, "../../../check/testdata/scripts/valid.jsonl"}, &out, io.Discard)
+	err := run(context.Background(), []string{"check", bad, gone, "../../../kit/check/testdata/scripts/valid.jsonl"}, &out, io.Discard)
 	lines := strings.Split(out.String(), "\n")
 	if !errors.Is(err, errFailed) || !strings.HasPrefix(lines[0], "FAIL bad: "+bad+": line 1: invalid JSON") ||
 		!strings.HasPrefix(lines[1], "FAIL gone: "+gone+": ") || lines[2] != "ok   valid" || lines[3] != "1 passed, 2 failed" {
@@ -67,7 +67,7 @@ func TestOneUnreadableFileAmongSeveral(t *testing.T) {
 // check reads what curl -N writes: this server's golden streams among them.
 func TestCheckReadsSSECaptures(t *testing.T) {
 	var out bytes.Buffer
-	err := run(context.Background(), []string{"check", "-v", "../../testdata/normal.sse", "../../../check/testdata/captures/crlf.sse"}, &out, io.Discard)
+	err := run(context.Background(), []string{"check", "-v", "../../testdata/normal.sse", "../../../kit/check/testdata/captures/crlf.sse"}, &out, io.Discard)
 	if err != nil || !strings.HasPrefix(out.String(), "ok   normal\nok   crlf\n") || !strings.Contains(out.String(), `note: SSE fields AG-UI gives no meaning to, which clients ignore: "event" ×1`) {
 		t.Errorf("%v\n%s", err, out.String())
 	}

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agent-analysis/agent-analysis/agent"
-	"github.com/agent-analysis/agent-analysis/app/protocol"
-	"github.com/agent-analysis/agent-analysis/script"
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/kit/agent"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
 // liveFlags are what record and check -url ask a live agent with.
@@ -74,7 +74,7 @@ func (l *liveFlags) runs(flags *flag.FlagSet) ([]liveRun, error) {
 	if scenarioSet && len(l.inputs) > 0 {
 		return nil, errors.New("-scenario sets the demo's input: it goes without -input")
 	}
-	request := func(in protocol.Input) agent.Request {
+	request := func(in agui.Input) agent.Request {
 		return agent.Request{URL: l.url, Input: in, Timeout: l.timeout}
 	}
 	if len(l.inputs) == 0 {

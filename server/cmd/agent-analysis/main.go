@@ -22,8 +22,8 @@ import (
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/app/catalogue"
-	"github.com/agent-analysis/agent-analysis/library"
 	"github.com/agent-analysis/agent-analysis/server"
+	"github.com/agent-analysis/agent-analysis/server/library"
 )
 
 func main() {

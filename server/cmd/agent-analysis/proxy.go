@@ -13,10 +13,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agent-analysis/agent-analysis/agent"
 	"github.com/agent-analysis/agent-analysis/internal/atomicfile"
-	"github.com/agent-analysis/agent-analysis/proxy"
-	"github.com/agent-analysis/agent-analysis/sarif"
+	"github.com/agent-analysis/agent-analysis/kit/agent"
+	"github.com/agent-analysis/agent-analysis/kit/proxy"
+	"github.com/agent-analysis/agent-analysis/kit/sarif"
 )
 
 // maxSARIFResults bounds what -sarif holds for a long-running proxy.

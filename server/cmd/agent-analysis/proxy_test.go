@@ -13,14 +13,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agent-analysis/agent-analysis/internal/testagent"
-	"github.com/agent-analysis/agent-analysis/library"
+	"github.com/agent-analysis/agent-analysis/server/library"
+	"github.com/agent-analysis/agent-analysis/server/servertest"
 )
 
 // proxy in front of our server: a line per run, the log a directory serve
 // plays and check judges, a summary and exit status 1 once stopped.
 func TestProxyCommand(t *testing.T) {
-	api := testagent.Ours(t)
+	api := servertest.Ours(t)
 	dir, sarifDir := t.TempDir(), t.TempDir()
 	out, lines := linesOf(t)
 	ctx, stop := context.WithCancel(t.Context())

@@ -11,9 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agent-analysis/agent-analysis/library"
-	"github.com/agent-analysis/agent-analysis/record"
-	"github.com/agent-analysis/agent-analysis/script"
+	"github.com/agent-analysis/agent-analysis/kit/record"
+	"github.com/agent-analysis/agent-analysis/kit/script"
+	"github.com/agent-analysis/agent-analysis/server/library"
 )
 
 // runRecord records one run of a live agent as a script.

@@ -16,11 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-analysis/agent-analysis/agent"
-	"github.com/agent-analysis/agent-analysis/check"
 	"github.com/agent-analysis/agent-analysis/fixtures"
-	"github.com/agent-analysis/agent-analysis/internal/testagent"
-	"github.com/agent-analysis/agent-analysis/script"
+	"github.com/agent-analysis/agent-analysis/kit/agent"
+	"github.com/agent-analysis/agent-analysis/kit/check"
+	"github.com/agent-analysis/agent-analysis/kit/script"
+	"github.com/agent-analysis/agent-analysis/server/servertest"
 )
 
 // renamed are the ids a recording of each built-in script gives a
@@ -66,7 +66,7 @@ func failedRules(r check.Result) []string {
 // another started with -fixtures, streams the same bytes (under the
 // request's ids), and check judges the replay as it judged the original.
 func TestARecordingReplaysByteForByte(t *testing.T) {
-	api := testagent.Ours(t)
+	api := servertest.Ours(t)
 	dir := t.TempDir()
 	for _, name := range fixtures.Names() {
 		f, _ := fixtures.Lookup(name)
@@ -126,7 +126,7 @@ func exchange(t *testing.T, url, scenario string) agent.Exchange {
 // The recording is the shared format, ids normalised, the requested run's
 // the input's; with -input, the file's members are sent and kept.
 func TestARecordingIsTheSharedFormat(t *testing.T) {
-	api := testagent.Ours(t)
+	api := servertest.Ours(t)
 	dir := t.TempDir()
 	input := filepath.Join(dir, "input.json")
 	os.WriteFile(input, []byte(`{"state":{"services":[]},"forwardedProps":{"scenario":"keep-alive-comments"},"extra":1}`), 0o644)
@@ -175,12 +175,12 @@ func TestARecordingIsTheSharedFormat(t *testing.T) {
 // refuses gets a clear error, a non-zero exit, and nothing written: what
 // the file held stays.
 func TestRecordWritesNothingFromABadUpstream(t *testing.T) {
-	silent := testagent.Upstream(t, testagent.NeverAnswers)
-	html := testagent.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+	silent := servertest.Upstream(t, servertest.NeverAnswers)
+	html := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, "<!doctype html><title>Gateway</title>")
 	})
-	forever := testagent.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+	forever := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body) // so that net/http notices the client go
 		w.Header().Set("Content-Type", "text/event-stream")
 		tick := time.NewTicker(2 * time.Millisecond)
@@ -208,7 +208,7 @@ func TestRecordWritesNothingFromABadUpstream(t *testing.T) {
 		// Cut however far it got: its headers, or its first event, may come
 		// after the timeout on a busy machine (package agent words each).
 		{"streams forever", []string{"-url", forever, "-timeout", "150ms"}, "record: nothing recorded: timeout: "},
-		{"an unknown scenario", []string{"-url", testagent.Ours(t), "-scenario", "nope"}, "record: nothing recorded: http-status: the agent answered 422 Unprocessable Entity, not 2xx: Unknown scenario"},
+		{"an unknown scenario", []string{"-url", servertest.Ours(t), "-scenario", "nope"}, "record: nothing recorded: http-status: the agent answered 422 Unprocessable Entity, not 2xx: Unknown scenario"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -229,7 +229,7 @@ func TestRecordWritesNothingFromABadUpstream(t *testing.T) {
 // record checks it can write -o before it asks the agent for anything.
 func TestRecordChecksItsOutputFirst(t *testing.T) {
 	var asked atomic.Int32
-	url := testagent.Upstream(t, func(w http.ResponseWriter, r *http.Request) { asked.Add(1) })
+	url := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) { asked.Add(1) })
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file.json")
 	os.WriteFile(file, []byte("{}"), 0o644)

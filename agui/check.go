@@ -1,0 +1,394 @@
+package agui
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
+)
+
+// Enforcement (basic/processing): every event is read against the schema.
+// A described value that is wrong is fatal; material 1.0 does not describe
+// is removed with a warning, and where it sits decides what goes:
+//
+//   - an optional member: the member;
+//   - a required member: the object holding it, and so on up;
+//   - an item of a list: the item;
+//   - the event itself: the event.
+
+// malformed is a described value the schema rejects: fatal.
+type malformed struct{ path, reason string }
+
+func (m *malformed) Error() string {
+	if m.path == "" {
+		return "the event " + m.reason
+	}
+	return m.path + ": " + m.reason
+}
+
+// removal is unrecognised material taken out of a value.
+type removal struct{ path, reason string }
+
+// checker reads values against specs and collects what it removes.
+type checker struct{ removals []removal }
+
+// readTop reads a JSON object's members, each as its raw JSON within data.
+// Everything inside is checked for being valid JSON: valid UTF-8, no name
+// given twice in an object.
+func readTop(data []byte) ([]member, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("not valid JSON: empty")
+	}
+	dec := jsonpatch.NewReader(data)
+	defer dec.Close()
+	if k := dec.PeekKind(); k != '{' {
+		if err := dec.SkipValue(); err != nil || k == 0 {
+			return nil, syntaxError(err)
+		}
+		return nil, fmt.Errorf("not a JSON object but %s", kindName(k))
+	}
+	dec.ReadToken()
+	members := make([]member, 0, 8)
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadValue()
+		if err != nil {
+			return nil, syntaxError(err)
+		}
+		m := member{name: stringOf(name)}
+		if m.raw, err = dec.ReadValue(); err != nil {
+			return nil, syntaxError(err)
+		}
+		members = append(members, m)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, syntaxError(err)
+	}
+	if !dec.AtEnd() {
+		return nil, errors.New("not one JSON value: data follows the object")
+	}
+	return members, nil
+}
+
+// depth is how deeply valid JSON nests its arrays and objects. Every
+// value the engine holds (a state, metadata, a message, an operation's
+// value) is at most jsonpatch.MaxDepth deep: bounding the event bounds them
+// all, before any of them is read.
+func depth(data []byte) int {
+	deepest, level, inString := 0, 0, false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			level++
+			deepest = max(deepest, level)
+		case c == ']' || c == '}':
+			level--
+		}
+	}
+	return deepest
+}
+
+func syntaxError(err error) error {
+	if err == nil || err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "exceeded max depth") {
+		return errors.New("not valid JSON: nested deeper than 10,000 levels")
+	}
+	return fmt.Errorf("not valid JSON: %s", strings.TrimPrefix(msg, "jsontext: "))
+}
+
+// object checks the members of an object against d. It returns the reason
+// the whole object must go, if it must.
+func (c *checker) object(members []member, d *def, path string) (string, error) {
+	mark := len(c.removals)
+	for _, m := range members {
+		f, known := d.field(m.name)
+		at := path + "/" + jsonpatch.EscapeToken(m.name)
+		if !known {
+			if !d.open {
+				c.removals = append(c.removals, removal{at, fmt.Sprintf("%s has no member %q in AG-UI 1.0", d.name, m.name)})
+			}
+			continue
+		}
+		gone, err := c.value(m.raw, &f.spec, at)
+		if err != nil {
+			return "", err
+		}
+		if gone == "" {
+			continue
+		}
+		if f.required {
+			c.removals = c.removals[:mark] // the object goes whole
+			return fmt.Sprintf("its required %s is %s", f.name, gone), nil
+		}
+		c.removals = append(c.removals, removal{at, gone})
+	}
+	for _, f := range d.fields {
+		if f.required && !slices.ContainsFunc(members, func(m member) bool { return m.name == f.name }) {
+			return "", &malformed{path + "/" + f.name, "is required"}
+		}
+	}
+	return "", nil
+}
+
+// value checks one value against s. It returns why the value is
+// unrecognised material its container must remove ("" when it stays), or
+// why it is malformed.
+func (c *checker) value(raw []byte, s *spec, path string) (string, error) {
+	k := jsontext.Value(raw).Kind()
+	want := func(what string) error { return &malformed{path, "must be " + what + ", not " + kindName(k)} }
+	switch s.kind {
+	case kAny:
+		return "", nil
+	case kNotNull:
+		if k == 'n' {
+			return "", &malformed{path, "must not be null (an absent value is left out)"}
+		}
+		return "", nil
+	case kObject:
+		if k != '{' {
+			return "", want("an object")
+		}
+		return "", nil
+	case kBool:
+		if k != 't' && k != 'f' {
+			return "", want("a boolean")
+		}
+		return "", nil
+	case kInteger, kCount:
+		if k != '0' {
+			return "", want("an integer")
+		}
+		return "", checkInteger(string(raw), s.kind == kCount, path)
+	case kString, kConst, kEnum, kPointer:
+		if k != '"' {
+			return "", want("a string")
+		}
+		text := ""
+		if s.kind != kString {
+			text = stringOf(raw)
+		}
+		switch s.kind {
+		case kConst:
+			if text != s.values[0] {
+				return "", &malformed{path, fmt.Sprintf("must be %q, not %q", s.values[0], bound(text))}
+			}
+		case kEnum:
+			if !slices.Contains(s.values, text) {
+				return fmt.Sprintf("an unrecognised value %q (1.0 has %s)", bound(text), strings.Join(s.values, ", ")), nil
+			}
+		case kPointer:
+			if err := jsonpatch.CheckPointer(text); err != nil {
+				return "", &malformed{path, fmt.Sprintf("%q is not a JSON Pointer: %v", bound(text), err)}
+			}
+		}
+		return "", nil
+	case kTextOr:
+		if k == '"' {
+			return "", nil
+		}
+		if k != '[' {
+			return "", want("a string or an array")
+		}
+		return c.array(raw, s.item, 0, path)
+	case kArray:
+		if k != '[' {
+			return "", want("an array")
+		}
+		return c.array(raw, s.item, s.min, path)
+	case kDef, kUnion:
+		if k != '{' {
+			return "", want("an object")
+		}
+		members, err := readTop(raw) // valid JSON already: only the members are read
+		if err != nil {
+			return "", &malformed{path, err.Error()}
+		}
+		d := s.def
+		if s.kind == kUnion {
+			var gone string
+			if d, gone, err = pick(members, s.union, path); d == nil {
+				return gone, err
+			}
+		}
+		return c.object(members, d, path)
+	}
+	panic("protocol: a spec of unknown kind")
+}
+
+// pick finds the union member an object is, by its discriminator.
+func pick(members []member, u *union, path string) (*def, string, error) {
+	i := slices.IndexFunc(members, func(m member) bool { return m.name == u.tag })
+	if i < 0 {
+		return nil, "", &malformed{path + "/" + u.tag, "is required"}
+	}
+	raw := members[i].raw
+	if k := jsontext.Value(raw).Kind(); k != '"' {
+		return nil, "", &malformed{path + "/" + u.tag, "must be a string, not " + kindName(k)}
+	}
+	tag := stringOf(raw)
+	d, ok := u.members[tag]
+	if !ok {
+		return nil, fmt.Sprintf("an unrecognised %s %s %q", u.name, u.tag, bound(tag)), nil
+	}
+	return d, "", nil
+}
+
+// array checks each item; an unrecognised item is dropped, and the list
+// must still hold at least min.
+func (c *checker) array(raw []byte, item *spec, min int, path string) (string, error) {
+	dec := jsonpatch.NewReader(raw)
+	defer dec.Close()
+	dec.ReadToken()
+	kept := 0
+	for i := 0; dec.PeekKind() != ']'; i++ {
+		v, err := dec.ReadValue()
+		if err != nil {
+			return "", &malformed{path, err.Error()}
+		}
+		at := path + "/" + strconv.Itoa(i)
+		gone, err := c.value(v, item, at)
+		if err != nil {
+			return "", err
+		}
+		if gone != "" {
+			c.removals = append(c.removals, removal{at, gone})
+			continue
+		}
+		kept++
+	}
+	if kept < min {
+		return "", &malformed{path, fmt.Sprintf("must hold at least %d item", min)}
+	}
+	return "", nil
+}
+
+// checkInteger: an integer (1.0 is one, 1.5 is not) within ±(2^53-1),
+// where JSON numbers survive a round trip; not negative for a count.
+func checkInteger(text string, count bool, path string) error {
+	v, err := strconv.ParseFloat(text, 64)
+	switch {
+	case err != nil || math.Abs(v) > 1<<53-1:
+		return &malformed{path, "must be an integer of at most 9007199254740991 in magnitude"}
+	case v != math.Trunc(v):
+		return &malformed{path, fmt.Sprintf("must be an integer, not %s", text)}
+	case count && v < 0:
+		return &malformed{path, "must not be negative"}
+	}
+	return nil
+}
+
+// without is data re-encoded without the removed values (in document
+// order).
+func without(data []byte, removals []removal) []byte {
+	dec := jsonpatch.NewReader(data)
+	defer dec.Close()
+	var out bytes.Buffer
+	enc := jsontext.NewEncoder(&out)
+	gone := make(map[string]bool, len(removals))
+	for _, r := range removals {
+		gone[r.path] = true
+	}
+	copyWithout(&dec.Decoder, enc, "", gone)
+	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
+}
+
+// copyWithout copies one value, leaving out the removed paths inside it.
+// Errors cannot happen: the data was read once already.
+func copyWithout(dec *jsontext.Decoder, enc *jsontext.Encoder, path string, gone map[string]bool) {
+	inside := false
+	for p := range gone {
+		if strings.HasPrefix(p, path+"/") {
+			inside = true
+			break
+		}
+	}
+	if k := dec.PeekKind(); !inside || (k != '{' && k != '[') {
+		v, _ := dec.ReadValue()
+		enc.WriteValue(v)
+		return
+	}
+	open, _ := dec.ReadToken()
+	enc.WriteToken(open)
+	for i := 0; dec.PeekKind() != '}' && dec.PeekKind() != ']'; i++ {
+		token := strconv.Itoa(i)
+		var name jsontext.Token
+		if open.Kind() == '{' {
+			name, _ = dec.ReadToken()
+			token = jsonpatch.EscapeToken(name.String())
+		}
+		at := path + "/" + token
+		if gone[at] {
+			dec.SkipValue()
+			continue
+		}
+		if open.Kind() == '{' {
+			enc.WriteToken(name)
+		}
+		copyWithout(dec, enc, at, gone)
+	}
+	end, _ := dec.ReadToken()
+	enc.WriteToken(end)
+}
+
+// stringOf is a JSON string's value, "" for any other value. A string the
+// schema names is shared rather than copied: reading one allocates nothing.
+func stringOf(raw []byte) string {
+	if s, ok := schemaStrings[string(raw)]; ok {
+		return s
+	}
+	if len(raw) == 0 || raw[0] != '"' {
+		return ""
+	}
+	b, err := jsontext.AppendUnquote(nil, raw)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	}
+	return "nothing"
+}
+
+// bound cuts a text quoted in a reason, so that no event can make a
+// reason long.
+func bound(s string) string {
+	const most = 80
+	if len(s) <= most {
+		return s
+	}
+	cut := most
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,398 @@
+// Package agui is an AG-UI 1.0 consumer (docs.ag-ui.com/spec/1.0/):
+// it takes the input a run started from and the stream's events, one at a
+// time, and keeps what a 1.0 consumer keeps — the runs and how each ended,
+// the conversation, the state — rejecting a stream the moment it breaks a
+// rule. It does no I/O: whoever reads the stream (the demo's runtime, the
+// check command) feeds it.
+//
+// Each event goes through the stages basic/processing orders:
+//
+//	compatibility boundary → enforcement → chunk expansion → verification → application
+//
+// (compat.go, check.go, chunks.go, verify.go, and conversation.go with the
+// state). A Consumer is used by one goroutine at a time.
+package agui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
+)
+
+// Options choose what 1.0 leaves to the consumer.
+type Options struct {
+	// State is the state's type, holding the run's starting value is
+	// built from (Replace is called with the input's state). Nil is JSON:
+	// any value.
+	State State
+	// Refusals says what a state update the State refuses does: a patch
+	// that cannot apply, a snapshot a typed state will not hold. 1.0 lets
+	// a consumer go on with the state it had (Warn, the default, and what
+	// the conformance corpus expects) or fail the run (Fail).
+	Refusals Policy
+	// Peer is the version of a producer known to be older ("0.0.57"), for
+	// the downgrades 1.0 permits; "" for a current one.
+	Peer string
+	// Continues is the interrupted run the input resumes, when it does:
+	// its interrupts' tool calls should be answered by the run (a warning
+	// otherwise).
+	Continues Pending
+	// Speak is the version this consumer declares and judges newer
+	// producers against: Current (1.1) when zero, or V1_0.
+	Speak Version
+}
+
+// Policy is what a refused state update does.
+type Policy int
+
+const (
+	Warn Policy = iota // warn, keep the state as it was, go on
+	Fail               // reject the stream (StateRefused)
+)
+
+// Step is what one event did.
+type Step struct {
+	Index     int     // the event's place in the stream, from 0
+	Type      Type    // the type it declared ("" if it declared none)
+	Events    []Event // what application code receives: none when dropped; several when a chunk expands or closes
+	Warnings  []Warning
+	Violation *Violation // the stream broke a rule here: nothing more is accepted
+	Run       *Run       // the run it belongs to, as it stands after it
+	Update    Update     // what it did to the state
+}
+
+// Update is what an event did to the state.
+type Update struct {
+	Kind    UpdateKind
+	State   State // the state after the event
+	Refusal error // why a refused update was refused: a *jsonpatch.Error, or the State's own reason
+}
+
+// UpdateKind says whether a state event changed the state.
+type UpdateKind int
+
+const (
+	NoUpdate UpdateKind = iota // not a state event
+	Applied                    // the snapshot replaced the state, or the delta applied
+	Refused                    // the state stays as it was (Warn), or the stream is rejected (Fail)
+)
+
+// Run is one run of the stream (events/lifecycle).
+type Run struct {
+	ThreadID        string
+	RunID           string // "" for a run that failed before it began (RUN_ERROR first)
+	Requested       bool   // the run the input asked for: it echoes the input's runId
+	ProtocolVersion string // what its RUN_STARTED declared
+	Phase           Phase
+	Outcome         Outcome      // how it finished (Finished)
+	Error           *ErrorReport // why it failed (Errored)
+}
+
+// Phase is where a run is.
+type Phase int
+
+const (
+	Active   Phase = iota + 1 // RUN_STARTED, and no terminal event yet
+	Finished                  // RUN_FINISHED: closed, by its outcome
+	Errored                   // RUN_ERROR: failed, by the agent's own report
+)
+
+// Outcome is how a finished run ended (RUN_FINISHED.outcome).
+type Outcome struct {
+	Kind       OutcomeKind
+	Interrupts []Interrupt // what an interrupted run waits for
+	Pending    []string    // tool calls a successful run left unanswered, when named
+}
+
+// OutcomeKind: an absent or unrecognised outcome is success.
+type OutcomeKind string
+
+const (
+	OutcomeSuccess   OutcomeKind = "success"
+	OutcomeInterrupt OutcomeKind = "interrupt"
+	OutcomeCancelled OutcomeKind = "cancelled"
+)
+
+// ErrorReport is the agent's own report that its run failed.
+type ErrorReport struct {
+	Message, Code string
+	Late          bool // it came after the run's RUN_FINISHED
+}
+
+// Consumer judges one stream.
+type Consumer struct {
+	opts     Options
+	input    Input
+	peer     Version
+	oldPeer  bool
+	speak    Version
+	next     int // the next event's index
+	rejected *Violation
+	ended    bool
+
+	runs   []Run
+	thread string
+	open   openSet
+	lanes  lanes
+	conv   conversation
+	state  State
+	think  thinking
+
+	warnings []Warning
+	dropped  int // warnings past MaxWarnings
+}
+
+// NewConsumer starts judging a stream of the run that in requests.
+func NewConsumer(in Input, opts Options) (*Consumer, error) {
+	c := &Consumer{opts: opts, input: in, thread: in.ThreadID, speak: opts.Speak}
+	if c.speak == (Version{}) {
+		c.speak = Current
+	}
+	if opts.Peer != "" {
+		v, ok := ParseVersion(opts.Peer)
+		if !ok {
+			return nil, fmt.Errorf("peer version %q is not MAJOR.MINOR[.PATCH]", opts.Peer)
+		}
+		c.peer, c.oldPeer = v, v.Before(Current)
+	}
+	base := opts.State
+	if base == nil {
+		base = NewJSON()
+	}
+	state, err := base.Replace(in.State())
+	if err != nil {
+		return nil, fmt.Errorf("the input's state: %v", err)
+	}
+	c.state = state
+	c.open, c.lanes, c.conv = newOpenSet(), lanes{}, newConversation()
+	for _, m := range in.messages() {
+		if err := c.conv.add(m.(*jsonpatch.Object)); err != nil {
+			return nil, fmt.Errorf("the input's messages: %v", err)
+		}
+	}
+	return c, nil
+}
+
+// Feed judges the next event, given as its JSON (one SSE data payload).
+// Once a step has a Violation, every later step repeats it.
+func (c *Consumer) Feed(data []byte) Step {
+	s := Step{Index: c.next, Update: Update{State: c.state}}
+	c.next++
+	if c.rejected != nil {
+		s.Violation = c.rejected
+		return s
+	}
+	c.feed(&s, data)
+	if s.Violation != nil {
+		c.rejected = s.Violation
+	}
+	if len(c.runs) > 0 {
+		run := c.runs[len(c.runs)-1]
+		s.Run = &run
+	}
+	c.keep(s.Warnings)
+	return s
+}
+
+// fail records the rule the event broke.
+func (s *Step) fail(rule Rule, format string, args ...any) {
+	s.Violation = &Violation{Index: s.Index, Rule: rule, Reason: fmt.Sprintf(format, args...)}
+}
+
+func (s *Step) warn(rule Rule, format string, args ...any) {
+	s.Warnings = append(s.Warnings, Warning{Index: s.Index, Rule: rule, Text: fmt.Sprintf(format, args...)})
+}
+
+func (c *Consumer) feed(s *Step, data []byte) {
+	if len(data) > MaxEventBytes {
+		s.fail(Limit, "an event of %d bytes is over the %d MiB bound", len(data), MaxEventBytes>>20)
+		return
+	}
+	members, err := readTop(data)
+	if err != nil {
+		s.fail(NotAnEvent, "the event is %v", err)
+		return
+	}
+	if depth(data) > jsonpatch.MaxDepth+1 { // the event's own object, and a value in it
+		s.fail(Limit, "a value in the event is nested deeper than %d levels", jsonpatch.MaxDepth)
+		return
+	}
+	t, err := typeOf(members)
+	if err != nil {
+		s.fail(Malformed, "%v", err)
+		return
+	}
+	s.Type = t
+	ev, ok := c.boundary(s, t, members, data)
+	if !ok {
+		return
+	}
+	ev, ok = c.enforce(s, ev)
+	if !ok {
+		return
+	}
+	for _, e := range c.expand(s, ev) {
+		if s.Violation != nil {
+			return
+		}
+		c.verify(s, &e)
+		if s.Violation != nil {
+			return
+		}
+		c.apply(s, &e)
+		if s.Violation != nil {
+			return
+		}
+		s.Events = append(s.Events, e)
+	}
+}
+
+// typeOf reads the discriminator every event carries.
+func typeOf(members []member) (Type, error) {
+	for _, m := range members {
+		if m.name == "type" {
+			if len(m.raw) == 0 || m.raw[0] != '"' {
+				return "", &malformed{"/type", "must be a string"}
+			}
+			return Type(stringOf(m.raw)), nil
+		}
+	}
+	return "", &malformed{"/type", "is required"}
+}
+
+// boundary is the compatibility boundary: retired shapes translated,
+// downgrades for an older peer. ok is false when the event goes no
+// further.
+func (c *Consumer) boundary(s *Step, t Type, members []member, data []byte) (Event, bool) {
+	if _, ok := retired[t]; ok {
+		data, text := c.think.translate(t, members)
+		s.warn(RetiredShape, "%s", text)
+		t = retired[t]
+		members, _ = readTop(data)
+		return Event{Type: t, JSON: data, members: members}, true
+	}
+	if c.oldPeer && c.peer.Before(subagentsFrom) {
+		switch t {
+		case SubagentStarted, SubagentFinished, SubagentError:
+			s.warn(LossyDowngrade, "dropping %s: the peer speaks %s, from before subagents; upgrade it to 1.0 to see them", t, c.peer)
+			return Event{}, false
+		}
+		if index(members, "subagentRunId") >= 0 { // lossless: the work flattens into one thread
+			data = encodeEvent(t, membersBut(members, "type", "subagentRunId"))
+			members, _ = readTop(data)
+		}
+	}
+	return Event{Type: t, JSON: data, members: members}, true
+}
+
+func index(members []member, name string) int {
+	for i, m := range members {
+		if m.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// membersBut is members less those of the given names.
+func membersBut(members []member, names ...string) []member {
+	var out []member
+	for _, m := range members {
+		if !slices.Contains(names, m.name) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// enforce checks the event against the schema (check.go): fatal when a
+// described value is wrong; unrecognised material removed, with a warning.
+func (c *Consumer) enforce(s *Step, ev Event) (Event, bool) {
+	d, known := eventDefs[ev.Type]
+	if !known {
+		s.warn(UnknownEvent, "dropped an event of unknown type %s: AG-UI 1.0 does not describe it", bound(string(ev.Type)))
+		return ev, false
+	}
+	var ch checker
+	gone, err := ch.object(ev.members, d, "")
+	if err != nil {
+		s.fail(Malformed, "%s: %v", ev.Type, err)
+		return ev, false
+	}
+	if gone != "" {
+		s.warn(UnknownMember, "dropped a %s event: %s", ev.Type, gone)
+		return ev, false
+	}
+	for _, r := range ch.removals {
+		rule := UnknownMember
+		if strings.Contains(r.reason, "patch operation") {
+			rule = UnknownOp
+		}
+		s.warn(rule, "removed %s from %s: %s", r.path, ev.Type, r.reason)
+	}
+	if len(ch.removals) == 0 {
+		return ev, true
+	}
+	out := newEvent(ev.Type, without(ev.JSON, ch.removals))
+	if ev.Type == StateDelta || ev.Type == ActivityDelta {
+		out.dropped = droppedOps(ch.removals)
+	}
+	return out, true
+}
+
+// keep adds warnings to the stream's, up to MaxWarnings.
+func (c *Consumer) keep(ws []Warning) {
+	for _, w := range ws {
+		if len(c.warnings) < MaxWarnings {
+			c.warnings = append(c.warnings, w)
+		} else {
+			c.dropped++
+		}
+	}
+}
+
+// End is the end of the stream. A run still active, or a requested run
+// that never came, is a truncated run: never a success
+// (basic/transports, "Truncation"). It returns why the stream is
+// truncated, or "".
+func (c *Consumer) End() string {
+	c.ended = true
+	switch {
+	case c.rejected != nil:
+		return ""
+	case len(c.runs) == 0:
+		return "the stream ended before any run"
+	case c.runs[len(c.runs)-1].Phase == Active:
+		return fmt.Sprintf("the stream ended while run %q was active, with no terminal event", bound(c.runs[len(c.runs)-1].RunID))
+	case c.input.RunID != "" && !c.requestedSeen() && c.runs[len(c.runs)-1].RunID != "":
+		// (A run that failed before it began, RUN_ERROR first, ended.)
+		return fmt.Sprintf("the stream ended without the requested run %q", bound(c.input.RunID))
+	}
+	return ""
+}
+
+func (c *Consumer) requestedSeen() bool {
+	for _, r := range c.runs {
+		if r.Requested {
+			return true
+		}
+	}
+	return false
+}
+
+// Runs are the stream's runs so far, in order.
+func (c *Consumer) Runs() []Run { return append([]Run(nil), c.runs...) }
+
+// State is the state now.
+func (c *Consumer) State() State { return c.state }
+
+// Warnings are the stream's warnings so far (the first MaxWarnings), and
+// how many more there were.
+func (c *Consumer) Warnings() ([]Warning, int) {
+	return append([]Warning(nil), c.warnings...), c.dropped
+}
+
+// Rejected is the violation the stream was rejected for, if it was.
+func (c *Consumer) Rejected() *Violation { return c.rejected }

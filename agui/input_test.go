@@ -1,0 +1,123 @@
+package agui
+
+import (
+	"strings"
+	"testing"
+)
+
+// The run input: docs.ag-ui.com/spec/1.0/basic/run-input, basic/processing
+// ("Outgoing material") and basic/versioning ("Version negotiation").
+
+func TestReadInput(t *testing.T) {
+	for data, says := range map[string]string{
+		`{"threadId":"t","runId":"r"}`:                                                "messages: is required",
+		`{"threadId":"t","messages":[]}`:                                              "runId: is required",
+		`{"THREADID":"t","runId":"r","messages":[]}`:                                  "threadId: is required", // a case variant is another member
+		`{"threadId":7,"runId":"r","messages":[]}`:                                    "threadId: must be a string",
+		`{"threadId":"t","runId":"r","messages":[42]}`:                                "messages/0: must be an object",
+		`{"threadId":"t","runId":"r","messages":[],"protocolVersion":1}`:              "protocolVersion: must be a string",
+		`{"threadId":"t","runId":"r","messages":[],"state":null}`:                     "state: must not be null",
+		`{"threadId":"t","runId":"r","messages":[],"forwardedProps":null}`:            "forwardedProps: must not be null",
+		`{"threadId":"t","runId":"r","messages":[],"resume":[42]}`:                    "resume/0: must be an object",
+		`{"threadId":"t","runId":"r","messages":[],"resume":[{"status":"resolved"}]}`: "resume/0/interruptId: is required",
+		`{"threadId":"t","runId":"r","messages":[],"tools":[{"name":"f"}]}`:           "tools/0/description: is required",
+		`[]`:            "must be a JSON object",
+		`{"a":1,"a":2}`: "malformed",
+	} {
+		if _, _, err := ReadInput([]byte(data)); err == nil || !strings.Contains(err.Error(), says) {
+			t.Errorf("%s: %v, want %q", data, err, says)
+		}
+	}
+	in, ws, err := ReadInput([]byte(`{"threadId":"t","runId":"r","messages":[{"id":"u","role":"user","content":"hi","mood":"?"}],"futureField":1,` +
+		`"state":{"services":[]},"forwardedProps":{"scenario":"normal","x":null},"resume":[{"interruptId":"i","status":"abandoned"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var removed []string
+	for _, w := range ws {
+		removed = append(removed, strings.Fields(w.Text)[1])
+	}
+	if strings.Join(removed, " ") != "/messages/0/mood /futureField /resume/0" {
+		t.Errorf("removed %v", ws)
+	}
+	if in.ThreadID != "t" || in.RunID != "r" || string(in.State()) != `{"services":[]}` {
+		t.Errorf("input %+v %s", in, in.State())
+	}
+}
+
+// basic/versioning: "A consumer declares the protocol version it speaks
+// on RunAgentInput.protocolVersion", "except toward a peer it knows
+// predates the field"; run-input: activity messages "MUST [be stripped]
+// from messages before sending".
+func TestRequest(t *testing.T) {
+	in := input(t, `{"threadId":"t","runId":"r","protocolVersion":"0.9","messages":[`+
+		`{"id":"u","role":"user","content":[{"type":"text","text":"What is "},{"type":"text","text":"this?"},{"type":"image","source":{"type":"url","value":"https://example.com/a.png"}}]},`+
+		`{"id":"act","role":"activity","activityType":"search","content":{}},`+
+		`{"id":"old","role":"user","content":[{"type":"binary","mimeType":"image/png","url":"https://example.com/b.png","filename":"b.png"}]}]}`)
+	body, ws, err := in.Request("")
+	if err != nil || len(ws) != 0 {
+		t.Fatal(err, ws)
+	}
+	want := `{"threadId":"t","runId":"r","messages":[` +
+		`{"id":"u","role":"user","content":[{"type":"text","text":"What is "},{"type":"text","text":"this?"},{"type":"image","source":{"type":"url","value":"https://example.com/a.png"}}]},` +
+		`{"id":"old","role":"user","content":[{"type":"image","source":{"type":"url","value":"https://example.com/b.png","mimeType":"image/png"},"metadata":{"filename":"b.png"}}]}],` +
+		`"protocolVersion":"1.1"}`
+	if string(body) != want {
+		t.Errorf("request\n%s\nwant\n%s", body, want)
+	}
+	// A peer from before the version field gets none.
+	body, _, _ = in.Request("0.0.57")
+	if strings.Contains(string(body), "protocolVersion") {
+		t.Errorf("for 0.0.57: %s", body)
+	}
+	// A peer from before content parts gets text, and the loss is told.
+	body, ws, _ = in.Request("0.0.39")
+	if !strings.Contains(string(body), `{"id":"u","role":"user","content":"What is this?"}`) || len(ws) != 2 ||
+		!strings.Contains(ws[0].Text, "DROPS non-text parts (image)") {
+		t.Errorf("for 0.0.39: %s %v", body, ws)
+	}
+}
+
+// basic/versioning, "Downgrading": for a peer from before subagents, the
+// lifecycle is dropped with a warning (lossy) and attribution stripped
+// (lossless).
+func TestOlderPeerLosesSubagents(t *testing.T) {
+	c, steps := replayWith(t, Input{}, Options{Peer: "0.0.57"}, run(
+		`{"type":"SUBAGENT_STARTED","subagentRunId":"s","name":"researcher"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"m","subagentRunId":"s"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"Found it.","subagentRunId":"s"}`,
+		`{"type":"TEXT_MESSAGE_END","messageId":"m","subagentRunId":"s"}`,
+		`{"type":"SUBAGENT_FINISHED","subagentRunId":"s"}`,
+	)...)
+	accepted(t, c, steps)
+	if got := delivered(steps); strings.Contains(got, "SUBAGENT") {
+		t.Errorf("delivered %s", got)
+	}
+	if got := messages(c); got != `[{"id":"m","role":"assistant","content":"Found it."}]` {
+		t.Errorf("messages %s", got)
+	}
+	if ws := warned(steps); len(ws) != 2 || !strings.Contains(ws[0].Text, "dropping SUBAGENT_STARTED") {
+		t.Errorf("warnings %v", ws)
+	}
+	if _, err := NewConsumer(Input{}, Options{Peer: "old"}); err == nil {
+		t.Error("a peer version that is none was taken")
+	}
+}
+
+func TestVersions(t *testing.T) {
+	for _, tt := range []struct {
+		a, b   string
+		before bool
+	}{{"1.9", "1.10", true}, {"0.0.57", "1.0", true}, {"1.0", "1.0", false}, {"1.1", "1.0", false}, {"0.0.39", "0.0.40", true}} {
+		a, okA := ParseVersion(tt.a)
+		b, okB := ParseVersion(tt.b)
+		if !okA || !okB || a.Before(b) != tt.before {
+			t.Errorf("%s before %s: %v", tt.a, tt.b, a.Before(b))
+		}
+	}
+	for _, bad := range []string{"", "1", "draft", "1.x", "1.0.0.0", "-1.0", "01.0", "1.0-rc1"} {
+		if _, ok := ParseVersion(bad); ok {
+			t.Errorf("%q read as a version", bad)
+		}
+	}
+}

@@ -1,0 +1,214 @@
+package jsonpatch
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// MaxDepth bounds how deeply Decode follows nested arrays and objects.
+const MaxDepth = 512
+
+// Decode reads one JSON value, exactly: valid UTF-8, no name repeated in an
+// object, nothing after the value, at most MaxDepth levels deep.
+func Decode(data []byte) (Value, error) {
+	dec := NewReader(data)
+	defer dec.Close()
+	v, err := read(&dec.Decoder) // every token read is copied
+	if err != nil {
+		return nil, err
+	}
+	if !dec.AtEnd() {
+		return nil, errors.New("malformed JSON: data after the value")
+	}
+	return v, nil
+}
+
+// DecodeOps reads a JSON Patch document: an array of operations, Index
+// numbering them as sent. It reads "op", "path" and "from" when they are
+// strings and "value" whatever it is, and skips anything else: checking
+// an operation's shape is the caller's (the AG-UI engine checks it
+// against the 1.0 schema first). Only malformed JSON is an error.
+func DecodeOps(data []byte) ([]Op, error) {
+	dec := NewReader(data)
+	defer dec.Close()
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '[' {
+		return nil, errors.New("malformed JSON Patch: not an array")
+	}
+	var ops []Op
+	for i := 0; dec.PeekKind() != ']'; i++ {
+		op, err := readOp(&dec.Decoder, i)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, malformed(err)
+	}
+	if !dec.AtEnd() {
+		return nil, errors.New("malformed JSON: data after the value")
+	}
+	return ops, nil
+}
+
+// opNames are RFC 6902's operations, shared rather than copied from each
+// patch.
+var opNames = []string{"add", "remove", "replace", "move", "copy", "test"}
+
+func readOp(dec *jsontext.Decoder, index int) (Op, error) {
+	op := Op{Index: index}
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return op, errors.New("malformed JSON Patch: an operation is not an object")
+	}
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return op, malformed(err)
+		}
+		switch field := name.String(); { // compared only: not kept, so not allocated
+		case field == "value":
+			if op.Value, err = read(dec); err != nil {
+				return op, err
+			}
+			continue
+		case dec.PeekKind() != '"' || (field != "op" && field != "path" && field != "from"):
+			err = dec.SkipValue()
+		default:
+			var text string
+			text, err = readText(dec)
+			switch field {
+			case "op":
+				op.Op = text
+			case "path":
+				op.Path = text
+			case "from":
+				op.From = text
+			}
+		}
+		if err != nil {
+			return op, malformed(err)
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return op, malformed(err)
+	}
+	return op, nil
+}
+
+// readText reads a string; an operation's name is shared, not copied.
+func readText(dec *jsontext.Decoder) (string, error) {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return "", err
+	}
+	if i := slices.Index(opNames, tok.String()); i >= 0 {
+		return opNames[i], nil
+	}
+	return tok.String(), nil
+}
+
+// read reads the next value from dec.
+func read(dec *jsontext.Decoder) (Value, error) {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return nil, malformed(err)
+	}
+	switch tok.Kind() {
+	case 'n':
+		return nil, nil
+	case 't', 'f':
+		return tok.Bool(), nil
+	case '"':
+		return tok.String(), nil
+	case '0':
+		return Number(tok.String()), nil
+	}
+	if dec.StackDepth() > MaxDepth {
+		return nil, fmt.Errorf("JSON nested deeper than %d levels", MaxDepth)
+	}
+	if tok.Kind() == '[' {
+		var items []Value
+		for dec.PeekKind() != ']' {
+			v, err := read(dec)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, v)
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, malformed(err)
+		}
+		return NewArray(items), nil
+	}
+	var names []string
+	var values []Value
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, malformed(err)
+		}
+		name := tok.String() // before the next read voids the token
+		v, err := read(dec)
+		if err != nil {
+			return nil, err
+		}
+		names, values = append(names, name), append(values, v)
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, malformed(err)
+	}
+	return NewObject(names, values), nil
+}
+
+func malformed(err error) error {
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return fmt.Errorf("malformed JSON: %w", err)
+}
+
+// Append appends v to b as compact JSON.
+func Append(b []byte, v Value) []byte {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case bool:
+		if v {
+			return append(b, "true"...)
+		}
+		return append(b, "false"...)
+	case Number:
+		return append(b, v...)
+	case string:
+		b, _ = jsontext.AppendQuote(b, v) // invalid UTF-8 is replaced, never refused
+		return b
+	case *Array:
+		b = append(b, '[')
+		for i, item := range v.items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = Append(b, item)
+		}
+		return append(b, ']')
+	case *Object:
+		b = append(b, '{')
+		for i, name := range v.names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b, _ = jsontext.AppendQuote(b, name)
+			b = append(b, ':')
+			b = Append(b, v.values[i])
+		}
+		return append(b, '}')
+	}
+	panic(fmt.Sprintf("patch: %T is not a JSON value", v))
+}
+
+// Encode is v as compact JSON.
+func Encode(v Value) []byte { return Append(nil, v) }

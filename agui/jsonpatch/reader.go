@@ -1,0 +1,41 @@
+package jsonpatch
+
+import (
+	"bytes"
+	"io"
+	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Reader is a jsontext.Decoder reading its data in place, taken from a
+// pool: making a decoder's buffers costs more than reading a small event
+// or patch does, and every event is read more than once. Close it when
+// done; nothing read from it may point into the decoder afterwards (a
+// Value from ReadValue points into the data, which stays the caller's).
+type Reader struct {
+	jsontext.Decoder
+	data bytes.Buffer
+}
+
+var readers = sync.Pool{New: func() any { return new(Reader) }}
+
+// NewReader is a Reader over data.
+func NewReader(data []byte, opts ...jsontext.Options) *Reader {
+	r := readers.Get().(*Reader)
+	r.data = *bytes.NewBuffer(data)
+	r.Reset(&r.data, opts...)
+	return r
+}
+
+// AtEnd reads on, and reports whether nothing but white space was left.
+func (r *Reader) AtEnd() bool {
+	_, err := r.ReadToken()
+	return err == io.EOF
+}
+
+// Close gives the Reader back to the pool.
+func (r *Reader) Close() {
+	r.data = bytes.Buffer{}
+	readers.Put(r)
+}

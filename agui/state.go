@@ -1,0 +1,65 @@
+package agui
+
+import (
+	"fmt"
+
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
+)
+
+// State is the run's state as a consumer holds it (events/state). The
+// engine replaces it on STATE_SNAPSHOT and patches it on STATE_DELTA; an
+// application whose state has a known shape implements State to keep it
+// typed and checked (the demo's services do), and JSON holds any value.
+//
+// Both methods leave the receiver as it was and return a new State: a
+// patch applies whole or not at all (basic/patterns/snapshots). An error
+// refuses the update; a *LimitError rejects the stream whatever the
+// consumer's policy, since the value cannot be held at all.
+type State interface {
+	// Replace returns the state a snapshot makes: value is its JSON.
+	Replace(value []byte) (State, error)
+	// Patch applies RFC 6902 operations, already checked for their shape
+	// and without the ones 1.0 does not describe. A failing operation is
+	// reported as a *jsonpatch.Error.
+	Patch(ops []jsonpatch.Op) (State, error)
+	// AppendJSON appends the state as JSON: what the next run's input
+	// carries back.
+	AppendJSON(b []byte) []byte
+}
+
+// LimitError is a state update past one of the consumer's bounds.
+type LimitError struct{ Reason string }
+
+func (e *LimitError) Error() string { return e.Reason }
+
+// JSON is a state of any JSON value: an object, an array, a string, a
+// number, a boolean, or null (events/state: "any JSON value, not only an
+// object").
+type JSON struct{ value jsonpatch.Value }
+
+// NewJSON is the state {} (an absent input state means the empty object).
+func NewJSON() JSON { return JSON{jsonpatch.NewObject(nil, nil)} }
+
+// Value is the state.
+func (s JSON) Value() jsonpatch.Value { return s.value }
+
+func (s JSON) Replace(value []byte) (State, error) {
+	if len(value) > MaxStateBytes {
+		return s, &LimitError{fmt.Sprintf("a state of %d bytes is over the %d MiB bound", len(value), MaxStateBytes>>20)}
+	}
+	v, err := jsonpatch.Decode(value)
+	if err != nil {
+		return s, &LimitError{err.Error()} // valid JSON already: only nesting is left to refuse
+	}
+	return JSON{v}, nil
+}
+
+func (s JSON) Patch(ops []jsonpatch.Op) (State, error) {
+	next, err := jsonpatch.Apply(s.value, ops, MaxStateBytes)
+	if err != nil {
+		return s, err
+	}
+	return JSON{next}, nil
+}
+
+func (s JSON) AppendJSON(b []byte) []byte { return jsonpatch.Append(b, s.value) }

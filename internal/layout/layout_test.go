@@ -1,0 +1,117 @@
+// Package layout has no code: its test holds the repository's import
+// rules, so that the folders keep showing the architecture.
+package layout
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/agent-analysis/agent-analysis/"
+
+// parts are the top-level folders from the bottom up: a package imports
+// only packages of its own part or of parts listed before it. Tests may
+// reach further up (a test of app plays the fixtures); builds may not.
+var parts = []string{"internal", "agui", "app", "kit", "fixtures", "server", "wasm", "bench", "e2e"}
+
+// maxLevels is the depth of the graph of parts: the longest chain of
+// parts, each importing the next.
+const maxLevels = 5
+
+type pkg struct {
+	ImportPath string
+	Imports    []string
+}
+
+func list(t *testing.T, env []string, patterns ...string) []pkg {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list", "-json=ImportPath,Imports"}, patterns...)...)
+	cmd.Dir = "../.."
+	cmd.Env = append(cmd.Environ(), env...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []pkg
+	for d := json.NewDecoder(bytes.NewReader(out)); d.More(); {
+		var p pkg
+		if err := d.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// part is the top-level folder of one of the module's packages, or "" for
+// another module's.
+func part(path string) string {
+	rest, ok := strings.CutPrefix(path, module)
+	if !ok {
+		return ""
+	}
+	top, _, _ := strings.Cut(rest, "/")
+	return top
+}
+
+func TestImportsPointDown(t *testing.T) {
+	above := map[string][]string{} // part -> the parts it imports
+	for _, p := range list(t, nil, "./...") {
+		from := part(p.ImportPath)
+		rank := slices.Index(parts, from)
+		if rank < 0 {
+			t.Errorf("%s: top-level folder %q is not one of %v", p.ImportPath, from, parts)
+			continue
+		}
+		for _, imp := range p.Imports {
+			to := part(imp)
+			if to == "" || to == from {
+				continue
+			}
+			if slices.Index(parts, to) > rank {
+				t.Errorf("upward import: %s imports %s", p.ImportPath, imp)
+			}
+			if !slices.Contains(above[from], to) {
+				above[from] = append(above[from], to)
+			}
+		}
+	}
+	var depth func(string) int
+	depth = func(p string) int {
+		d := 1
+		for _, q := range above[p] {
+			d = max(d, 1+depth(q))
+		}
+		return d
+	}
+	for _, p := range parts {
+		if d := depth(p); d > maxLevels {
+			t.Errorf("%s sits on level %d of the parts graph; at most %d", p, d, maxLevels)
+		}
+	}
+}
+
+// The engine is a library: it imports nothing of this module but itself.
+func TestEngineStandsAlone(t *testing.T) {
+	for _, p := range list(t, nil, "-deps", "./agui/...") {
+		if part(p.ImportPath) != "" && part(p.ImportPath) != "agui" {
+			t.Errorf("the engine depends on %s", p.ImportPath)
+		}
+	}
+}
+
+// The browser build carries the client alone: no fixtures, test kit or
+// server code reaches the wasm.
+func TestWasmCarriesTheClientOnly(t *testing.T) {
+	for _, p := range list(t, []string{"GOOS=js", "GOARCH=wasm"}, "-deps", "./wasm") {
+		switch part(p.ImportPath) {
+		case "", "agui", "app", "wasm":
+		default:
+			t.Errorf("the wasm build imports %s", p.ImportPath)
+		}
+	}
+}

@@ -1,0 +1,150 @@
+// Package agent is a native AG-UI client for testing a live agent: it
+// posts one RunAgentInput, reads the SSE answer noting when each frame
+// arrived, has the AG-UI 1.0 consumer engine judge every event as it
+// comes, and watches the transport: the status and content type, the SSE
+// framing, silences, how the stream ended. record and check -url are
+// built on it; the demo's own runtime is app/effects.
+package agent
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/agent-analysis/agent-analysis/agui"
+)
+
+// DefaultTimeout bounds an exchange when the Request says nothing.
+const DefaultTimeout = 60 * time.Second
+
+// Request is one run to ask a live agent for.
+type Request struct {
+	URL   string
+	Input agui.Input // what is sent (Input.Request), and what the engine judges the stream against
+	// Timeout bounds the whole exchange, from sending the request to the
+	// stream's end: an agent that never answers, or streams forever, is
+	// cut there. 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Keep keeps every frame, for record; a stream over script.MaxBytes
+	// is then cut (TooLong).
+	Keep bool
+	// Continues is the interrupted run this one resumes (Resume): the
+	// engine warns when the run leaves an interrupted tool call unanswered.
+	Continues agui.Pending
+
+	dial dialer // tests connect in memory, where a synctest bubble's clock runs
+}
+
+type dialer = func(ctx context.Context, network, addr string) (net.Conn, error)
+
+// Exchange is what one run did.
+type Exchange struct {
+	Sent      []byte // the request body
+	Transport Transport
+	Frames    []Frame   // every event and comment, in order (with Request.Keep)
+	Failures  []Finding // what failed at the transport
+	Notes     []string  // legal, but worth knowing: SSE fields AG-UI ignores, and such
+
+	// The engine's verdict.
+	Violation *agui.Violation // the first rule the stream broke
+	// Truncated is why the stream ended short (agui.Consumer.End),
+	// with the connection's error when it broke; "" when it did not, or
+	// when a failure above says why (a timeout, the stream cut).
+	Truncated string
+	Warnings  []agui.Warning
+
+	// Interrupted is what the run left open when it ended with the
+	// interrupt outcome; nil when it did not. Resume answers it.
+	Interrupted *agui.Pending
+	next        agui.Input // what a run that continues this one starts from
+	nextErr     error      // why there is none
+}
+
+// Frame is one event or comment, as it arrived.
+type Frame struct {
+	After   time.Duration // since the previous frame; the first, since the request was sent
+	Event   []byte        // the event's data, as sent; nil for a comment
+	Comment string
+}
+
+// The causes a run's context ends with, besides its caller's.
+var (
+	errTimeout = errors.New("the timeout passed")
+	errTooLong = errors.New("more than a script may hold")
+)
+
+// Run asks the agent for one run and reads the stream to its end. Every
+// failure is in the Exchange; Run itself cannot fail.
+func Run(ctx context.Context, r Request) Exchange {
+	timeout := r.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
+	defer cancel()
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	run := &reading{Request: r, ex: Exchange{Transport: Transport{URL: RedactURL(r.URL)}}, start: time.Now(), timeout: timeout, stop: stop}
+	run.exchange(ctx)
+	if run.ex.Transport.Took == 0 { // no stream was read, which sets it at its end
+		run.ex.Transport.Took = time.Since(run.start)
+	}
+	return run.ex
+}
+
+// exchange posts the input and reads the answer.
+func (run *reading) exchange(ctx context.Context) {
+	body, _, err := run.Input.Request("")
+	if err != nil {
+		run.fail(BadInput, "the input cannot be sent: %v", err)
+		return
+	}
+	consumer, err := agui.NewConsumer(run.Input, agui.Options{Continues: run.Continues})
+	if err != nil {
+		run.fail(BadInput, "the input cannot be judged against: %v", err)
+		return
+	}
+	run.ex.Sent = body
+	resp, err := post(ctx, run.URL, body, run.dial)
+	if err != nil {
+		run.ended(ctx, fmt.Errorf("the request failed: %w", err))
+		return
+	}
+	defer resp.Body.Close()
+	run.ex.Transport.Status, run.ex.Transport.ContentType = resp.StatusCode, resp.Header.Get("Content-Type")
+	run.ex.Transport.Answered = time.Since(run.start)
+	if f := checkAnswer(resp); f != nil {
+		run.ex.Failures = append(run.ex.Failures, *f)
+		return
+	}
+	run.read(ctx, resp.Body, consumer)
+}
+
+// post sends the input as a client does. Each run has a connection of its
+// own, closed with it, and follows no redirect: AG-UI posts once.
+func post(ctx context.Context, url string, body []byte, dial dialer) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.DisableKeepAlives = true
+	if dial != nil {
+		transport.DialContext = dial
+	}
+	client := &http.Client{
+		Transport:     transport,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	resp, err := client.Do(req)
+	if inner := errors.Unwrap(err); inner != nil {
+		err = inner // drop the *url.Error's repeat of method and URL
+	}
+	return resp, err
+}

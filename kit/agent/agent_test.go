@@ -1,0 +1,401 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/server/servertest"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+func demo(t *testing.T, scenario string) agui.Input {
+	t.Helper()
+	in, err := DemoInput(scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+func checks(ex Exchange) []string {
+	var out []string
+	for _, f := range ex.Failures {
+		out = append(out, f.Check)
+	}
+	return out
+}
+
+// streaming answers 200 text/event-stream with body, flushed.
+func streaming(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, body)
+	}
+}
+
+func TestANormalRunIsMeasuredAndKept(t *testing.T) {
+	ex := Run(t.Context(), Request{URL: servertest.Ours(t), Input: demo(t, "normal"), Keep: true})
+	tr := ex.Transport
+	if len(ex.Failures) != 0 || ex.Violation != nil || ex.Truncated != "" || len(ex.Warnings) != 0 || len(ex.Notes) != 0 {
+		t.Fatalf("%+v", ex)
+	}
+	if tr.Status != 200 || tr.ContentType != "text/event-stream" || tr.Events != 6 || tr.Comments != 0 ||
+		tr.Answered <= 0 || tr.Took < tr.Answered || tr.LongestGap > tr.Took {
+		t.Errorf("transport %+v", tr)
+	}
+	if len(ex.Frames) != 6 || !strings.Contains(string(ex.Frames[0].Event), `"type":"RUN_STARTED"`) || ex.Frames[0].After < tr.Answered {
+		t.Errorf("frames %+v", ex.Frames)
+	}
+	if !strings.Contains(string(ex.Sent), `"forwardedProps":{"scenario":"normal"},"protocolVersion":"1.1"`) {
+		t.Errorf("sent %s", ex.Sent)
+	}
+	if s := tr.String(); !strings.HasPrefix(s, "200 text/event-stream · 6 events · 0 keep-alive comments · answered in ") {
+		t.Errorf("%s", s)
+	}
+}
+
+// Comments are frames of their own, in their place; without Keep nothing
+// is kept.
+func TestCommentsAreFramesInOrder(t *testing.T) {
+	ex := Run(t.Context(), Request{URL: servertest.Ours(t), Input: demo(t, "keep-alive-comments"), Keep: true})
+	var kinds []string
+	for _, f := range ex.Frames {
+		if f.Event == nil {
+			kinds = append(kinds, "c:"+f.Comment)
+		} else {
+			kinds = append(kinds, "e")
+		}
+	}
+	if got := strings.Join(kinds, " "); got != "e c:keep-alive e c:keep-alive c:keep-alive e c:keep-alive e" || ex.Transport.Comments != 4 {
+		t.Errorf("%s (%d comments)", got, ex.Transport.Comments)
+	}
+	if ex := Run(t.Context(), Request{URL: servertest.Ours(t), Input: demo(t, "keep-alive-comments")}); ex.Frames != nil || ex.Transport.Events != 4 {
+		t.Errorf("kept %d frames without Keep", len(ex.Frames))
+	}
+}
+
+// The engine judges the stream; reading goes on after a violation.
+func TestTheEngineJudgesAsItReads(t *testing.T) {
+	ex := Run(t.Context(), Request{URL: servertest.Ours(t), Input: demo(t, "events-after-finish"), Keep: true})
+	if ex.Violation == nil || ex.Violation.Rule.ID != "after-finish" || ex.Violation.Index != 4 || len(ex.Failures) != 0 {
+		t.Errorf("%+v", ex)
+	}
+	if len(ex.Frames) != ex.Transport.Events || ex.Transport.Events <= 5 {
+		t.Errorf("stopped reading at the violation: %d frames", len(ex.Frames))
+	}
+	ex = Run(t.Context(), Request{URL: servertest.Ours(t), Input: demo(t, "no-terminal-event")})
+	if ex.Truncated == "" || !strings.Contains(ex.Truncated, "no terminal event") || len(ex.Failures) != 0 {
+		t.Errorf("%+v", ex)
+	}
+}
+
+func TestAnswersThatAreNotStreams(t *testing.T) {
+	tests := []struct {
+		name   string
+		handle http.HandlerFunc
+		check  string
+		says   string
+	}{
+		{"HTML", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, "<!doctype html>\n<title>Sign in</title>\n<p>Please sign in.</p>")
+		}, ContentType, `the answer is "text/html; charset=utf-8", not text/event-stream: "<!doctype html> <title>Sign in</title> <p>Please sign in.</p>"`},
+		{"a problem", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/problem+json")
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			fmt.Fprint(w, `{"title":"Unknown scenario","detail":"x is not one of y."}`)
+		}, HTTPStatus, "the agent answered 422 Unprocessable Entity, not 2xx: Unknown scenario x is not one of y."},
+		{"a bare 500", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusInternalServerError)
+		}, HTTPStatus, "the agent answered 500 Internal Server Error, not 2xx: an empty body"},
+		{"a redirect", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "/elsewhere", http.StatusFound)
+		}, HTTPStatus, `the agent answered 302 Found, a redirect to "/elsewhere": AG-UI posts once`},
+		{"a long body", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, strings.Repeat("x", 10_000))
+		}, ContentType, `"` + strings.Repeat("x", 120) + `…"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ex := Run(t.Context(), Request{URL: servertest.Upstream(t, tt.handle), Input: demo(t, "normal")})
+			if len(ex.Failures) != 1 || ex.Failures[0].Check != tt.check || !strings.Contains(ex.Failures[0].Text, tt.says) {
+				t.Errorf("%+v", ex.Failures)
+			}
+			if ex.Violation != nil || ex.Truncated != "" || ex.Transport.Events != 0 {
+				t.Errorf("judged a stream that is not one: %+v", ex)
+			}
+		})
+	}
+}
+
+// An agent that never answers, or never ends, is cut at the timeout, and
+// says which. In a bubble, the timeout passes when it says, to the
+// nanosecond, however busy the machine.
+func TestTheTimeoutCutsWhatNeverEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ex := Run(t.Context(), Request{URL: "http://agent.test/", Input: demo(t, "normal"), Timeout: 100 * time.Millisecond, dial: inMemory(t, servertest.NeverAnswers)})
+		if got := checks(ex); len(got) != 1 || got[0] != Timeout || ex.Failures[0].Text != "no answer within 100ms: the agent sent no response headers" {
+			t.Errorf("never answers: %+v", ex.Failures)
+		}
+
+		forever := inMemory(t, func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body) // so that net/http notices the client go
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n")
+			tick := time.NewTicker(2 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				fmt.Fprint(w, ": keep-alive\n\n")
+				w.(http.Flusher).Flush()
+				select {
+				case <-r.Context().Done():
+					return
+				case <-tick.C:
+				}
+			}
+		})
+		ex = Run(t.Context(), Request{URL: "http://agent.test/", Input: demo(t, "normal"), Timeout: 150 * time.Millisecond, dial: forever})
+		if got := checks(ex); len(got) != 1 || got[0] != Timeout || !strings.HasPrefix(ex.Failures[0].Text, "the stream was still open after 150ms: 1 events and ") {
+			t.Errorf("streams forever: %+v", ex.Failures)
+		}
+		if ex.Truncated != "" || ex.Transport.Comments < 2 || ex.Transport.LongestGap != 2*time.Millisecond {
+			t.Errorf("the cut run is reported as truncated, or the comments not measured: %+v", ex)
+		}
+
+		headersOnly := inMemory(t, func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		})
+		ex = Run(t.Context(), Request{URL: "http://agent.test/", Input: demo(t, "normal"), Timeout: 100 * time.Millisecond, dial: headersOnly})
+		tr := ex.Transport
+		if got := checks(ex); len(got) != 1 || ex.Failures[0].Text != "the stream was still open after 100ms, and nothing was sent on it" ||
+			tr.LongestGap != tr.Took-tr.Answered || tr.Took != 100*time.Millisecond {
+			t.Errorf("silent after its headers: %+v, %+v", ex.Failures, tr)
+		}
+	})
+
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if ex := Run(ctx, Request{URL: servertest.Upstream(t, servertest.NeverAnswers), Input: demo(t, "normal")}); len(ex.Failures) != 1 || ex.Failures[0].Check != Interrupted {
+		t.Errorf("cancelled: %+v", ex.Failures)
+	}
+}
+
+// The longest silence is the longest time no byte came, from the answer
+// to the end: the agent thinking between events, not an event sent slowly.
+func TestTheLongestSilenceIsMeasured(t *testing.T) {
+	in, _, err := agui.ReadInput([]byte(`{"threadId":"t","runId":"r","messages":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const started, finished = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n", "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	const pause = 60 * time.Millisecond
+	synctest.Test(t, func(t *testing.T) {
+		thinks := inMemory(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, started)
+			w.(http.Flusher).Flush()
+			time.Sleep(pause) // the agent thinking (the bubble's clock: no real wait)
+			fmt.Fprint(w, finished)
+		})
+		ex := Run(t.Context(), Request{URL: "http://agent.test/", Input: in, Keep: true, dial: thinks})
+		if len(ex.Failures) != 0 || ex.Violation != nil || ex.Transport.LongestGap != pause || ex.Frames[1].After != pause {
+			t.Errorf("gap %v, frames %+v, %+v", ex.Transport.LongestGap, ex.Frames, ex.Failures)
+		}
+
+		const each = 2 * time.Millisecond
+		trickles := inMemory(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, started)
+			w.(http.Flusher).Flush()
+			for i := range len(finished) {
+				time.Sleep(each)
+				fmt.Fprint(w, finished[i:i+1])
+				w.(http.Flusher).Flush()
+			}
+		})
+		ex = Run(t.Context(), Request{URL: "http://agent.test/", Input: in, Keep: true, dial: trickles})
+		if len(ex.Failures) != 0 || ex.Transport.LongestGap != each || ex.Frames[1].After != time.Duration(len(finished))*each {
+			t.Errorf("a byte every %v: longest silence %v, the event after %v", each, ex.Transport.LongestGap, ex.Frames[1].After)
+		}
+	})
+}
+
+func TestFraming(t *testing.T) {
+	in, _, _ := agui.ReadInput([]byte(`{"threadId":"t","runId":"r","messages":[]}`))
+	const started, finished = `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`, `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`
+
+	// An event the end cuts short is discarded, and its run left open.
+	ex := Run(t.Context(), Request{URL: servertest.Upstream(t, streaming("data: "+started+"\n\ndata: "+finished+"\n")), Input: in})
+	if got := checks(ex); len(got) != 1 || got[0] != SSEFraming || !strings.Contains(ex.Failures[0].Text, "1 data line(s), 50 bytes, with no blank line after them") ||
+		!strings.Contains(ex.Truncated, "no terminal event") {
+		t.Errorf("cut short: %+v %q", ex.Failures, ex.Truncated)
+	}
+
+	// Legal but notable framing is a note.
+	body := "event: message\nid: 1\ndata:" + started + "\n\nevent: message\ndata: {\"type\":\"RUN_FINISHED\",\ndata: \"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	ex = Run(t.Context(), Request{URL: servertest.Upstream(t, streaming(body)), Input: in})
+	want := []string{
+		`SSE fields AG-UI gives no meaning to, which clients ignore: "event" ×2, "id" ×1`,
+		`1 data line(s) with no space after "data:"`,
+		"1 event(s) over several data lines",
+	}
+	if len(ex.Failures) != 0 || ex.Violation != nil || len(ex.Notes) != len(want) {
+		t.Fatalf("%+v", ex)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(ex.Notes[i], w) {
+			t.Errorf("note %d: %q, want %q", i, ex.Notes[i], w)
+		}
+	}
+
+	// An event over the engine's bound stops the reading.
+	huge := "data: {\"type\":\"CUSTOM\",\"name\":\"x\",\"value\":\"" + strings.Repeat("x", agui.MaxEventBytes) + "\"}\n\n"
+	ex = Run(t.Context(), Request{URL: servertest.Upstream(t, streaming("data: "+started+"\n\n"+huge)), Input: in})
+	if got := checks(ex); len(got) != 1 || got[0] != "limit" || ex.Truncated != "" || !strings.HasPrefix(ex.Failures[0].Text, "an event is over the engine's 1 MiB bound") {
+		t.Errorf("too large: %+v", ex.Failures)
+	}
+	// So does a comment line over it, said to be one.
+	long := ": " + strings.Repeat("k", agui.MaxEventBytes+16) + "\n\n"
+	ex = Run(t.Context(), Request{URL: servertest.Upstream(t, streaming("data: "+started+"\n\n"+long)), Input: in})
+	if got := checks(ex); len(got) != 1 || got[0] != "limit" || ex.Failures[0].Text != "a comment line is over the engine's 1 MiB bound: the stream was not read further" {
+		t.Errorf("a long comment: %+v", ex.Failures)
+	}
+}
+
+// breaking sends body, then breaks the connection: it promised more.
+func breaking(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Content-Length", "100000") // promised, never sent
+		fmt.Fprint(w, body)
+		w.(http.Flusher).Flush()
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	}
+}
+
+// A connection that breaks mid-stream truncates the run, and says so.
+func TestABrokenConnection(t *testing.T) {
+	in, _, _ := agui.ReadInput([]byte(`{"threadId":"t","runId":"r","messages":[]}`))
+	url := servertest.Upstream(t, breaking("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"))
+	ex := Run(t.Context(), Request{URL: url, Input: in})
+	if len(ex.Failures) != 0 || !strings.Contains(ex.Truncated, "no terminal event (the connection broke: unexpected EOF)") {
+		t.Errorf("%+v %q", ex.Failures, ex.Truncated)
+	}
+}
+
+// After a broken rule the engine judges nothing, so says nothing of
+// truncation: the break is worded by the runs it had seen, mid-run or
+// after them.
+func TestABrokenConnectionAfterABrokenRule(t *testing.T) {
+	in, _, _ := agui.ReadInput([]byte(`{"threadId":"t","runId":"r","messages":[]}`))
+	const started, finished = `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`, `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`
+	for _, tt := range []struct{ name, body, says string }{
+		{"mid-run", "data: " + started + "\n\ndata: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"x\"}\n\n",
+			`the connection broke while run "r" was active: unexpected EOF`},
+		{"after the run", "data: " + started + "\n\ndata: " + finished + "\n\ndata: {\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{}}\n\n",
+			"the connection broke after the stream broke a rule: unexpected EOF"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ex := Run(t.Context(), Request{URL: servertest.Upstream(t, breaking(tt.body)), Input: in})
+			if ex.Violation == nil || len(ex.Failures) != 1 || ex.Failures[0].Check != StreamBroken || ex.Failures[0].Text != tt.says {
+				t.Errorf("%+v, violation %v", ex.Failures, ex.Violation)
+			}
+		})
+	}
+}
+
+// An agent whose connection closes before any answer is unreachable: the
+// request could not be made. (A listener closing what it accepts: a port
+// closed for good could be taken by another process meanwhile.)
+func TestAnUnreachableAgent(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepting := make(chan struct{})
+	go func() {
+		defer close(accepting)
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conn.Close()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		<-accepting
+	})
+	ex := Run(t.Context(), Request{URL: "http://" + ln.Addr().String() + "/agent", Input: demo(t, "normal")})
+	if got := checks(ex); len(got) != 1 || got[0] != Unreachable || !strings.HasPrefix(ex.Failures[0].Text, "the request failed: ") || ex.Transport.Status != 0 {
+		t.Errorf("%+v", ex.Failures)
+	}
+	if s := ex.Transport.String(); !strings.HasPrefix(s, "no answer · ") {
+		t.Errorf("%s", s)
+	}
+}
+
+// What a script may hold bounds a recording.
+func TestKeepIsBounded(t *testing.T) {
+	line := ": " + strings.Repeat("k", 512<<10) + "\n"
+	url := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for range 40 { // 20 MiB of comments
+			if _, err := fmt.Fprint(w, line); err != nil {
+				return
+			}
+		}
+	})
+	ex := Run(t.Context(), Request{URL: url, Input: demo(t, "normal"), Keep: true})
+	if got := checks(ex); len(got) != 1 || got[0] != TooLong || len(ex.Frames) > 34 {
+		t.Errorf("%v, %d frames", ex.Failures, len(ex.Frames))
+	}
+}
+
+// What a URL may carry of secrets, its user info and query, is kept out of
+// every report.
+func TestTheURLIsReportedWithoutSecrets(t *testing.T) {
+	var got *http.Request
+	base := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		got = r
+		w.WriteHeader(http.StatusUnauthorized)
+	})
+	secret := strings.Replace(base, "http://", "http://user:s3cret@", 1) + "/run?key=s3cret#part"
+	ex := Run(t.Context(), Request{URL: secret, Input: demo(t, "normal")})
+	if ex.Transport.URL != base+"/run" {
+		t.Errorf("reported as %q", ex.Transport.URL)
+	}
+	if user, pass, _ := got.BasicAuth(); user != "user" || pass != "s3cret" || got.URL.RawQuery != "key=s3cret" {
+		t.Errorf("the agent was not asked as the URL says: %v", got.URL)
+	}
+	for raw, want := range map[string]string{
+		"http://u:p%zz@agent.test/run?key=1": "http://agent.test/run", // does not parse
+		"http://u:p%zz@agent.test#key":       "http://agent.test",
+		"not a URL\x7f?key=1":                "not a URL\x7f",
+	} {
+		if got := RedactURL(raw); got != want {
+			t.Errorf("%q shown as %q, want %q", raw, got, want)
+		}
+	}
+}

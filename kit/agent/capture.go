@@ -1,0 +1,79 @@
+package agent
+
+import (
+	"bytes"
+	"errors"
+	"io"
+
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/sse"
+)
+
+// Capture is an SSE stream as a file holds it: what `curl -N` writes, or
+// a server's golden stream. It is read as a live stream is (the same
+// reader and framing checks), without the timing.
+type Capture struct {
+	Frames   []Frame   // every event and comment, in order; no delays
+	Failures []Finding // the stream ended inside an event, or an event is over the engine's bound
+	Notes    []string  // SSE fields AG-UI ignores, and such
+}
+
+// IsCapture reports whether data looks like an SSE stream rather than a
+// script: its first line that is not blank is a data, event, id or retry
+// field, or a comment.
+func IsCapture(data []byte) bool {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	for len(data) > 0 {
+		end := bytes.IndexAny(data, "\r\n")
+		if end < 0 {
+			end = len(data)
+		}
+		line := bytes.TrimSpace(data[:end])
+		data = data[end:]
+		if len(data) > 0 {
+			data = data[1:]
+		}
+		if len(line) == 0 {
+			continue
+		}
+		if line[0] == ':' {
+			return true
+		}
+		for _, field := range []string{"data:", "event:", "id:", "retry:"} {
+			if bytes.HasPrefix(line, []byte(field)) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// ReadCapture reads the events and comments of an SSE stream: data lines
+// joined with line feeds, any line ending (LF, CRLF, CR), fields AG-UI
+// gives no meaning to noted and skipped.
+func ReadCapture(data []byte) Capture {
+	var c Capture
+	watch := &framing{comment: func(text string) { c.Frames = append(c.Frames, Frame{Comment: text}) }}
+	events := sse.NewReader(bytes.NewReader(data), agui.MaxEventBytes)
+	events.OnLine = watch.line
+	for {
+		event, err := events.Next()
+		if err == nil {
+			c.Frames = append(c.Frames, Frame{Event: bytes.Clone(event)})
+			continue
+		}
+		switch {
+		case errors.Is(err, io.EOF):
+			if f := watch.cut(); f != nil {
+				c.Failures = append(c.Failures, *f)
+			}
+		case errors.Is(err, sse.ErrEventTooLarge):
+			c.Failures = append(c.Failures, Finding{agui.Limit.ID, "an event or a comment line is over the engine's 1 MiB bound: the stream was not read further"})
+		default:
+			c.Failures = append(c.Failures, Finding{StreamBroken, err.Error()})
+		}
+		c.Notes = watch.notes()
+		return c
+	}
+}

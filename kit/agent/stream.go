@@ -1,0 +1,161 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/sse"
+	"github.com/agent-analysis/agent-analysis/kit/script"
+)
+
+// reading is one run as it goes. Times are since the request was sent.
+type reading struct {
+	Request
+	ex          Exchange
+	start       time.Time
+	timeout     time.Duration
+	lastFrame   time.Duration // when the last frame arrived (0: none yet)
+	lastArrival time.Duration // when the last bytes, or the answer's headers, arrived
+	kept        int           // bytes of the frames kept
+	activeRun   string        // the run active as the engine last judged (at the end, or at a broken rule); "" if none
+	// stop ends the run from inside a read (a comment arrives within
+	// sse.Reader.Next): the body's next read fails with the cause.
+	stop context.CancelCauseFunc
+}
+
+func (run *reading) fail(check, format string, args ...any) {
+	run.ex.Failures = append(run.ex.Failures, Finding{check, fmt.Sprintf(format, args...)})
+}
+
+// read reads the stream to its end, the engine judging each event as it
+// arrives. It goes on after a violation: the transport is still checked,
+// and a recording keeps all that was sent.
+func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Consumer) {
+	run.lastArrival = run.ex.Transport.Answered
+	watch := &framing{comment: func(text string) {
+		run.ex.Transport.Comments++
+		run.frame(Frame{Comment: text})
+	}}
+	events := sse.NewReader(arrivals{body, run}, agui.MaxEventBytes)
+	events.OnLine = watch.line
+	var readErr error
+	for {
+		data, err := events.Next()
+		if err != nil {
+			readErr = err
+			break
+		}
+		run.ex.Transport.Events++
+		run.frame(Frame{Event: append([]byte(nil), data...)})
+		if step := consumer.Feed(data); step.Violation != nil && run.ex.Violation == nil {
+			run.ex.Violation = step.Violation
+		}
+	}
+	end := time.Since(run.start)
+	run.arrived(end) // the silence before the end counts too
+	run.ex.Transport.Took = end
+	if runs := consumer.Runs(); len(runs) > 0 && runs[len(runs)-1].Phase == agui.Active {
+		run.activeRun = runs[len(runs)-1].RunID
+	}
+	run.ex.Truncated = consumer.End()
+	run.ex.Warnings, _ = consumer.Warnings()
+	if p, ok := consumer.Pending(); ok {
+		run.ex.Interrupted = &p
+		state, _ := consumer.State().(agui.JSON)
+		run.ex.next, run.ex.nextErr = NextInput(run.ex.Sent, state.Value(), consumer.Messages())
+	}
+	run.ex.Notes = append(run.ex.Notes, watch.notes()...)
+	switch {
+	case errors.Is(context.Cause(ctx), errTooLong): // however the reading ended after the cut
+		run.ended(ctx, readErr)
+	case errors.Is(readErr, io.EOF):
+		if f := watch.cut(); f != nil {
+			run.ex.Failures = append(run.ex.Failures, *f)
+		}
+	case errors.Is(readErr, sse.ErrEventTooLarge):
+		what := "an event"
+		if errors.Is(readErr, sse.ErrCommentTooLarge) {
+			what = "a comment line"
+		}
+		run.fail(agui.Limit.ID, "%s is over the engine's %d MiB bound: the stream was not read further", what, agui.MaxEventBytes>>20)
+		run.ex.Truncated = ""
+	default:
+		run.ended(ctx, readErr)
+	}
+}
+
+// frame notes one frame's arrival, and keeps it if asked.
+func (run *reading) frame(f Frame) {
+	now := time.Since(run.start)
+	f.After, run.lastFrame = now-run.lastFrame, now
+	if !run.Keep {
+		return
+	}
+	if run.kept += len(f.Event) + len(f.Comment); run.kept > script.MaxBytes {
+		run.stop(errTooLong)
+		return
+	}
+	run.ex.Frames = append(run.ex.Frames, f)
+}
+
+// arrived notes the end of a silence.
+func (run *reading) arrived(now time.Duration) {
+	run.ex.Transport.LongestGap = max(run.ex.Transport.LongestGap, now-run.lastArrival)
+	run.lastArrival = now
+}
+
+// arrivals times every read of the body that brings bytes: a silence is
+// a time no byte came, not the time between frames (an event sent a byte
+// at a time is no silence).
+type arrivals struct {
+	body io.Reader
+	run  *reading
+}
+
+func (a arrivals) Read(p []byte) (int, error) {
+	n, err := a.body.Read(p)
+	if n > 0 {
+		a.run.arrived(time.Since(a.run.start))
+	}
+	return n, err
+}
+
+// ended words a run that ended by an error: the timeout, the caller, the
+// size bound, or the connection. A truncation the timeout, the caller or
+// the bound caused is not the stream's finding.
+func (run *reading) ended(ctx context.Context, err error) {
+	cause := context.Cause(ctx)
+	switch {
+	case errors.Is(cause, errTooLong):
+		run.fail(TooLong, "the stream is over %d MiB, more than a script may hold: it was cut there", script.MaxBytes>>20)
+		run.ex.Truncated = ""
+	case errors.Is(cause, errTimeout) && run.ex.Transport.Status == 0:
+		run.fail(Timeout, "no answer within %s: the agent sent no response headers", run.timeout)
+	case errors.Is(cause, errTimeout) && run.lastFrame == 0:
+		run.fail(Timeout, "the stream was still open after %s, and nothing was sent on it", run.timeout)
+		run.ex.Truncated = ""
+	case errors.Is(cause, errTimeout):
+		run.fail(Timeout, "the stream was still open after %s: %d events and %d comments so far, the last %s before the cut",
+			run.timeout, run.ex.Transport.Events, run.ex.Transport.Comments, round(time.Since(run.start)-run.lastFrame))
+		run.ex.Truncated = ""
+	case ctx.Err() != nil:
+		run.fail(Interrupted, "the run was interrupted: %v", cause)
+		run.ex.Truncated = ""
+	case run.ex.Transport.Status == 0:
+		run.fail(Unreachable, "%v", err)
+	case run.ex.Truncated != "":
+		run.ex.Truncated += " (the connection broke: " + err.Error() + ")"
+	// After a broken rule the engine judges nothing more, and says nothing
+	// of truncation: the runs it saw until then word the break.
+	case run.ex.Violation != nil && run.activeRun != "":
+		run.fail(StreamBroken, "the connection broke while run %q was active: %v", run.activeRun, err)
+	case run.ex.Violation != nil:
+		run.fail(StreamBroken, "the connection broke after the stream broke a rule: %v", err)
+	default:
+		run.fail(StreamBroken, "the connection broke after every run ended: %v", err)
+	}
+}

@@ -1,0 +1,259 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
+)
+
+// Expect is what a script says a 1.0 consumer ends with: the corpus's
+// "expect" (spec/1.0/conformance/README.md in ag-ui-protocol/ag-ui).
+type Expect struct {
+	Outcome            string                     `json:"outcome"` // "completed" (consumed) or "failed" (rejected)
+	RunError           json.RawMessage            `json:"runError"`
+	State              json.RawMessage            `json:"state"`
+	Messages           json.RawMessage            `json:"messages"`
+	MessageCount       *int                       `json:"messageCount"`
+	EventTypes         []string                   `json:"eventTypes"`
+	EventTypesAbsent   []string                   `json:"eventTypesAbsent"`
+	EventPaths         map[string]json.RawMessage `json:"eventPaths"`
+	EventAbsentPaths   []string                   `json:"eventAbsentPaths"`
+	Request            json.RawMessage            `json:"request"`
+	RequestAbsentPaths []string                   `json:"requestAbsentPaths"`
+	// SHOULD-level and wording-level: reported apart, never a failure.
+	Warnings      []string `json:"warnings"`
+	NoWarnings    bool     `json:"noWarnings"`
+	ErrorContains string   `json:"errorContains"`
+}
+
+// readExpect reads an "expect" object; unknown keys are an error, so that a
+// typo never silently asserts nothing.
+func readExpect(raw json.RawMessage) (Expect, error) {
+	var e Expect
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil {
+		return e, fmt.Errorf("expect: %v", err)
+	}
+	if e.Outcome != "" && e.Outcome != "completed" && e.Outcome != "failed" {
+		return e, fmt.Errorf(`expect: outcome must be "completed" or "failed", not %q`, e.Outcome)
+	}
+	return e, nil
+}
+
+// compare lists where the replay disagrees with what is expected, each
+// named by the expectation ("expect.state"), and, apart, what differs at
+// the SHOULD or wording level.
+func compare(r Replay, e Expect) (disagree []Failure, notes []string) {
+	fail := func(member, format string, args ...any) {
+		disagree = append(disagree, Failure{Rule: "expect." + member, Text: fmt.Sprintf(format, args...)})
+	}
+	if e.Outcome != "" {
+		got := "completed"
+		if !r.Accepted() {
+			got = "failed"
+		}
+		if got != e.Outcome {
+			fail("outcome", "outcome %s (%s), want %s", got, ending(r), e.Outcome)
+		}
+	}
+	if e.RunError != nil {
+		reported := ""
+		for _, run := range r.Runs {
+			if run.Error != nil {
+				reported = run.Error.Message
+			}
+		}
+		var want any
+		json.Unmarshal(e.RunError, &want)
+		switch want := want.(type) {
+		case bool:
+			if (reported != "") != want {
+				fail("runError", "runError %v, want %v", reported != "", want)
+			}
+		case string:
+			if !strings.Contains(reported, want) {
+				fail("runError", "runError %q, want one containing %q", reported, want)
+			}
+		}
+	}
+	if e.State != nil {
+		if want := decode(e.State); !subset(r.State, want) {
+			fail("state", "state %s, want %s", jsonpatch.Encode(r.State), e.State)
+		}
+	}
+	if e.Messages != nil {
+		if want := decode(e.Messages); !subset(jsonpatch.NewArray(r.Messages), want) {
+			fail("messages", "messages %s, want %s", jsonpatch.Encode(jsonpatch.NewArray(r.Messages)), e.Messages)
+		}
+	}
+	if e.MessageCount != nil && len(r.Messages) != *e.MessageCount {
+		fail("messageCount", "%d messages, want %d", len(r.Messages), *e.MessageCount)
+	}
+	types := make([]string, len(r.Delivered))
+	for i, ev := range r.Delivered {
+		types[i] = string(ev.Type)
+	}
+	if e.EventTypes != nil && !slices.Equal(types, e.EventTypes) {
+		fail("eventTypes", "events delivered %v, want %v", types, e.EventTypes)
+	}
+	for _, t := range e.EventTypesAbsent {
+		if slices.Contains(types, t) {
+			fail("eventTypesAbsent", "%s was delivered", t)
+		}
+	}
+	for path, raw := range e.EventPaths {
+		got, ok := eventPath(r.Delivered, path)
+		if !ok || !jsonpatch.Equal(got, decode(raw)) {
+			fail("eventPaths", "event path %s is %s, want %s", path, show(got, ok), raw)
+		}
+	}
+	for _, path := range e.EventAbsentPaths {
+		if got, ok := eventPath(r.Delivered, path); ok {
+			fail("eventAbsentPaths", "event path %s is %s, want it absent", path, jsonpatch.Encode(got))
+		}
+	}
+	if e.Request != nil {
+		if r.Request == nil || !subset(r.Request, decode(e.Request)) {
+			fail("request", "request %s, want %s", show(r.Request, r.Request != nil), e.Request)
+		}
+	}
+	for _, path := range e.RequestAbsentPaths {
+		if got, ok := dotted(r.Request, strings.Split(path, ".")); ok {
+			fail("requestAbsentPaths", "request path %s is %s, want it absent", path, jsonpatch.Encode(got))
+		}
+	}
+	texts := make([]string, len(r.Warnings))
+	for i, w := range r.Warnings {
+		texts[i] = w.Text
+	}
+	for _, want := range e.Warnings {
+		if !slices.ContainsFunc(texts, func(t string) bool { return strings.Contains(t, want) }) {
+			notes = append(notes, fmt.Sprintf("no warning mentions %q (SHOULD)", want))
+		}
+	}
+	if e.NoWarnings && len(texts) > 0 {
+		notes = append(notes, fmt.Sprintf("warned %q where no warning is expected (SHOULD)", texts))
+	}
+	if e.ErrorContains != "" && r.Violation != nil && !strings.Contains(r.Violation.Reason, e.ErrorContains) {
+		notes = append(notes, fmt.Sprintf("rejected as %q, where the corpus words it %q (wording)", r.Violation.Reason, e.ErrorContains))
+	}
+	return disagree, notes
+}
+
+// ending says how a replay ended, for a message.
+func ending(r Replay) string {
+	if f := verdict(r); f != nil {
+		return f.Text
+	}
+	return "every run ended"
+}
+
+// verdict is why the consumer did not accept a replay, or nil.
+func verdict(r Replay) *Failure {
+	switch {
+	case r.InputErr != nil:
+		return &Failure{Rule: InputRule, Text: r.InputErr.Error()}
+	case r.Violation != nil:
+		return violation(r.Violation)
+	case r.Truncated != "":
+		return &Failure{Rule: Truncated, Text: "truncated: " + r.Truncated}
+	}
+	return nil
+}
+
+// violation says where the stream broke the rule, its events numbered
+// from 1 as the page's Wire list and the proxy number them.
+func violation(v *agui.Violation) *Failure {
+	return &Failure{Rule: v.Rule.ID, Text: fmt.Sprintf("%s at event %d: %s", v.Rule.ID, v.Index+1, v.Reason), Event: v.Index + 1}
+}
+
+func decode(raw json.RawMessage) jsonpatch.Value {
+	v, err := jsonpatch.Decode(raw)
+	if err != nil {
+		return err.Error()
+	}
+	return v
+}
+
+func show(v jsonpatch.Value, ok bool) string {
+	if !ok {
+		return "absent"
+	}
+	return string(jsonpatch.Encode(v))
+}
+
+// subset is the corpus's match: objects on the keys want names, arrays
+// item by item at the same length, anything else equal.
+func subset(got, want jsonpatch.Value) bool {
+	switch want := want.(type) {
+	case *jsonpatch.Object:
+		g, ok := got.(*jsonpatch.Object)
+		if !ok {
+			return false
+		}
+		for _, name := range want.Names() {
+			w, _ := want.Get(name)
+			v, ok := g.Get(name)
+			if !ok || !subset(v, w) {
+				return false
+			}
+		}
+		return true
+	case *jsonpatch.Array:
+		g, ok := got.(*jsonpatch.Array)
+		if !ok || g.Len() != want.Len() {
+			return false
+		}
+		for i := range want.Len() {
+			if !subset(g.At(i), want.At(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return jsonpatch.Equal(got, want)
+}
+
+// eventPath reads "<index>.<dotted path>" in the delivered events.
+func eventPath(delivered []agui.Event, path string) (jsonpatch.Value, bool) {
+	parts := strings.Split(path, ".")
+	i, err := strconv.Atoi(parts[0])
+	if err != nil || i < 0 || i >= len(delivered) {
+		return nil, false
+	}
+	v, err := jsonpatch.Decode(delivered[i].JSON)
+	if err != nil {
+		return nil, false
+	}
+	return dotted(v, parts[1:])
+}
+
+// dotted follows member names and array indices.
+func dotted(v jsonpatch.Value, path []string) (jsonpatch.Value, bool) {
+	for _, token := range path {
+		switch node := v.(type) {
+		case *jsonpatch.Object:
+			next, ok := node.Get(token)
+			if !ok {
+				return nil, false
+			}
+			v = next
+		case *jsonpatch.Array:
+			i, err := strconv.Atoi(token)
+			if err != nil || i < 0 || i >= node.Len() {
+				return nil, false
+			}
+			v = node.At(i)
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}

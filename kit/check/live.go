@@ -1,0 +1,56 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/kit/agent"
+)
+
+// Live judges one run of a live agent (agent.Run): what failed at the
+// transport, then the engine's verdict on the stream. Its warnings and
+// what the transport noticed are notes, never failures.
+func Live(name string, ex agent.Exchange) Result {
+	transport := ex.Transport
+	res := Result{Name: name, Transport: &transport}
+	for _, f := range ex.Failures {
+		res.Failures = append(res.Failures, Failure{Rule: f.Check, Text: f.Text})
+	}
+	if ex.Violation != nil {
+		res.Failures = append(res.Failures, *violation(ex.Violation))
+	}
+	if ex.Truncated != "" {
+		res.Failures = append(res.Failures, Failure{Rule: Truncated, Text: "truncated: " + ex.Truncated})
+	}
+	res.warned(ex.Warnings)
+	res.Notes = append(res.Notes, ex.Notes...)
+	if ex.Interrupted != nil {
+		res.Interrupted = Waiting(*ex.Interrupted)
+	}
+	res.OK = len(res.Failures) == 0
+	return res
+}
+
+// warned notes the engine's warnings, and keeps them as the failures
+// -strict makes them.
+func (res *Result) warned(warnings []agui.Warning) {
+	for _, w := range warnings {
+		res.Notes = append(res.Notes, fmt.Sprintf("warning (%s): %s", w.Rule.ID, w.Text))
+		res.Warnings = append(res.Warnings, Failure{Rule: w.Rule.ID, Text: "warning: " + w.Text, Event: w.Index + 1})
+	}
+}
+
+// Strict fails every result the engine warned about, by the warning's
+// rule (check -strict). A result compared with its "expect" has no
+// warnings of its own here: the expect says which it wants.
+func Strict(results []Result) []Result {
+	out := make([]Result, len(results))
+	for i, r := range results {
+		if len(r.Warnings) > 0 {
+			r.Failures = append(append([]Failure(nil), r.Failures...), r.Warnings...)
+			r.OK = false
+		}
+		out[i] = r
+	}
+	return out
+}

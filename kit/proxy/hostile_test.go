@@ -1,0 +1,337 @@
+package proxy_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/kit/agent"
+	"github.com/agent-analysis/agent-analysis/kit/proxy"
+)
+
+var input = []byte(`{"threadId":"t1","runId":"r1","messages":[]}`)
+
+const started = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n"
+
+// sse starts an event-stream answer.
+func sse(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	w.(http.Flusher).Flush()
+}
+
+// An upstream that never answers is waited for until the client gives
+// up; then its request is cancelled, and the run reported.
+func TestUpstreamNeverAnswers(t *testing.T) {
+	arrived, cancelled := make(chan struct{}), make(chan struct{})
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		close(arrived)
+		<-r.Context().Done()
+		close(cancelled)
+	})
+	th := start(t, proxy.Config{Upstream: up})
+	ctx, giveUp := context.WithCancel(t.Context())
+	errc := make(chan error, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, th.url, bytes.NewReader(input))
+		resp, err := client(t).Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		errc <- err
+	}()
+	<-arrived
+	giveUp()
+	<-cancelled
+	if err := <-errc; err == nil {
+		t.Error("the client got an answer")
+	}
+	run := th.next(t)
+	if run.OK() || run.Failures[0].Rule != proxy.ClientGone || run.Status != 0 || !strings.Contains(run.Failures[0].Text, "before the agent answered") {
+		t.Errorf("%v", run.Lines(true))
+	}
+}
+
+// A stream sent a byte at a time reaches the client whole, and is judged
+// as any other.
+func TestUpstreamTrickles(t *testing.T) {
+	stream, err := os.ReadFile("../../server/testdata/normal.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		sse(w)
+		for i := range stream {
+			w.Write(stream[i : i+1])
+			w.(http.Flusher).Flush()
+		}
+	})
+	th := start(t, proxy.Config{Upstream: up})
+	_, got := post(t, client(t), th.url, input)
+	if !bytes.Equal(got, stream) {
+		t.Errorf("the client got %d bytes, not the %d sent", len(got), len(stream))
+	}
+	if run := th.next(t); !run.OK() || run.Events != 6 || run.Bytes != int64(len(stream)) {
+		t.Errorf("%v", run.Lines(true))
+	}
+}
+
+// A 50 MiB event passes whole; the judge stops at the engine's bound, and
+// says so.
+func TestUpstreamSendsAHugeEvent(t *testing.T) {
+	const size = 50 << 20
+	pattern := bytes.Repeat([]byte("0123456789abcdef"), 64<<10) // 1 MiB
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		sse(w)
+		io.WriteString(w, started+`data: {"type":"CUSTOM","name":"big","value":"`)
+		for range size / len(pattern) {
+			if _, err := w.Write(pattern); err != nil {
+				return
+			}
+		}
+		io.WriteString(w, "\"}\n\n")
+	})
+	th := start(t, proxy.Config{Upstream: up})
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, th.url, bytes.NewReader(input))
+	resp, err := client(t).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sha256.New()
+	io.WriteString(want, started+`data: {"type":"CUSTOM","name":"big","value":"`)
+	for range size / len(pattern) {
+		want.Write(pattern)
+	}
+	io.WriteString(want, "\"}\n\n")
+	if !bytes.Equal(h.Sum(nil), want.Sum(nil)) {
+		t.Errorf("the client got %d bytes, not what was sent", n)
+	}
+	run := th.next(t)
+	if run.OK() || run.Failures[0].Rule != agui.Limit.ID || run.Failures[0].Event != 2 || run.Bytes != n {
+		t.Errorf("%v", run.Lines(true))
+	}
+}
+
+// An upstream that ends its stream inside an event: the client gets what
+// was sent, and the proxy reports the cut event and the run left active.
+func TestUpstreamEndsMidEvent(t *testing.T) {
+	const sent = started + `data: {"type":"STATE_SNAPSHOT","snap`
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		sse(w)
+		io.WriteString(w, sent)
+	})
+	th := start(t, proxy.Config{Upstream: up})
+	_, got := post(t, client(t), th.url, input)
+	if string(got) != sent {
+		t.Errorf("got %q", got)
+	}
+	if run := th.next(t); !slices.Equal(rules(run.Failures), []string{agent.SSEFraming, proxy.Truncated}) {
+		t.Errorf("%v", run.Lines(true))
+	}
+}
+
+// An upstream whose connection breaks mid-event breaks the client's
+// stream too: it does not end as if whole.
+func TestUpstreamBreaksMidEvent(t *testing.T) {
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		fmt.Fprintf(buf, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 1000\r\n\r\n%sdata: {\"type\":", started)
+		buf.Flush()
+	})
+	th := start(t, proxy.Config{Upstream: up})
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, th.url, bytes.NewReader(input))
+	resp, err := client(t).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err == nil || !strings.HasPrefix(string(got), started) {
+		t.Errorf("the client's stream ended whole: %q, %v", got, err)
+	}
+	run := th.next(t)
+	if run.OK() || run.Failures[0].Rule != proxy.Truncated || !strings.Contains(run.Failures[0].Text, "the connection broke") {
+		t.Errorf("%v", run.Lines(true))
+	}
+}
+
+// An HTML error page, or HTML with a 200, passes as it came, reported.
+func TestUpstreamAnswersHTML(t *testing.T) {
+	const page = "<!doctype html><title>Sign in</title><h1>Please sign in</h1>"
+	for status, rule := range map[int]string{http.StatusInternalServerError: agent.HTTPStatus, http.StatusOK: agent.ContentType} {
+		up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("X-Agent", "yes")
+			w.WriteHeader(status)
+			io.WriteString(w, page)
+		})
+		th := start(t, proxy.Config{Upstream: up})
+		resp, got := post(t, client(t), th.url, input)
+		if resp.StatusCode != status || string(got) != page || resp.Header.Get("X-Agent") != "yes" {
+			t.Errorf("%d: the client got %d %q %v", status, resp.StatusCode, got, resp.Header)
+		}
+		run := th.next(t)
+		if run.OK() || run.Failures[0].Rule != rule || !strings.Contains(run.Failures[0].Text, "Please sign in") {
+			t.Errorf("%d: %v", status, run.Lines(true))
+		}
+	}
+}
+
+// A redirect is passed to the client, not followed.
+func TestUpstreamRedirects(t *testing.T) {
+	requests := 0
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		requests++
+		http.Redirect(w, r, "http://elsewhere.invalid/agui", http.StatusFound)
+	})
+	th := start(t, proxy.Config{Upstream: up})
+	resp, _ := post(t, client(t), th.url, input)
+	if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != "http://elsewhere.invalid/agui" {
+		t.Errorf("%d %v", resp.StatusCode, resp.Header)
+	}
+	run := th.next(t)
+	if run.OK() || run.Failures[0].Rule != agent.HTTPStatus || !strings.Contains(run.Failures[0].Text, "not followed") || requests != 1 {
+		t.Errorf("%d requests: %v", requests, run.Lines(true))
+	}
+}
+
+// An upstream that refuses the connection is a 502 problem from the
+// proxy.
+func TestUpstreamRefuses(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	th := start(t, proxy.Config{Upstream: "http://" + addr + "/agui"})
+	resp, got := post(t, client(t), th.url, input)
+	if resp.StatusCode != http.StatusBadGateway || resp.Header.Get("Content-Type") != "application/problem+json" || !bytes.Contains(got, []byte("could not be reached")) {
+		t.Errorf("%d %v %s", resp.StatusCode, resp.Header, got)
+	}
+	if run := th.next(t); run.OK() || run.Failures[0].Rule != agent.Unreachable {
+		t.Errorf("%v", run.Lines(true))
+	}
+}
+
+// A client that disconnects mid-stream cancels the upstream's request.
+func TestClientLeaves(t *testing.T) {
+	cancelled := make(chan struct{})
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		sse(w)
+		io.WriteString(w, started)
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+		close(cancelled)
+	})
+	th := start(t, proxy.Config{Upstream: up})
+	ctx, leave := context.WithCancel(t.Context())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, th.url, bytes.NewReader(input))
+	resp, err := client(t).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(resp.Body).ReadString('\n')
+	if !strings.Contains(line, "RUN_STARTED") {
+		t.Fatalf("%q", line)
+	}
+	leave()
+	resp.Body.Close()
+	<-cancelled
+	if run := th.next(t); run.OK() || run.Failures[0].Rule != proxy.ClientGone || run.Events != 1 {
+		t.Errorf("%v", run.Lines(true))
+	}
+}
+
+// A client that never reads is dropped after the write timeout, and the
+// upstream's request cancelled: the proxy is not pinned.
+func TestClientNeverReads(t *testing.T) {
+	cancelled := make(chan struct{})
+	var first sync.Once
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		endless := false
+		first.Do(func() { endless = true })
+		sse(w)
+		io.WriteString(w, started)
+		if !endless {
+			return
+		}
+		defer close(cancelled)
+		event := []byte(`data: {"type":"CUSTOM","name":"filler","value":"` + strings.Repeat("x", 64<<10) + "\"}\n\n")
+		for {
+			if _, err := w.Write(event); err != nil {
+				return
+			}
+		}
+	})
+	th := start(t, proxy.Config{Upstream: up, WriteTimeout: 200 * time.Millisecond})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(th.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: proxy\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(input), input)
+	<-cancelled
+	run := th.next(t)
+	if run.OK() || !slices.Contains(rules(run.Failures), proxy.ClientStalled) {
+		t.Errorf("%v", run.Lines(true))
+	}
+	// The proxy is still up.
+	if _, got := post(t, client(t), th.url, input); len(got) == 0 {
+		t.Error("nothing after a stalled client")
+	}
+	th.next(t)
+}
+
+// Authorization and cookies reach the upstream; the report never holds
+// them, nor the query.
+func TestCredentialsPassUnlogged(t *testing.T) {
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer s3cret" || r.Header.Get("Cookie") != "session=c00kie" || r.URL.Query().Get("key") != "k3y" {
+			http.Error(w, "no credentials", http.StatusUnauthorized)
+			return
+		}
+		sse(w)
+		io.WriteString(w, started+"data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n")
+	})
+	th := start(t, proxy.Config{Upstream: up})
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, th.url+"/?key=k3y", bytes.NewReader(input))
+	req.Header.Set("Authorization", "Bearer s3cret")
+	req.Header.Set("Cookie", "session=c00kie")
+	resp, err := client(t).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	run := th.next(t)
+	text := fmt.Sprintf("%+v %s", run, strings.Join(run.Lines(true), "\n"))
+	if !run.OK() || strings.Contains(text, "s3cret") || strings.Contains(text, "c00kie") || strings.Contains(text, "k3y") {
+		t.Errorf("%s", text)
+	}
+}

@@ -1,0 +1,406 @@
+package proxy
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/sse"
+	"github.com/agent-analysis/agent-analysis/kit/agent"
+	"github.com/agent-analysis/agent-analysis/kit/script"
+)
+
+// judging is one run as the proxy passes it: the handler tells it what
+// the upstream answered (answered), each read of the body (passed) and
+// how the stream ended (ended); its judge goroutine does the rest.
+type judging struct {
+	p       *Proxy
+	run     Run
+	start   time.Time
+	body    *teeBody
+	answer  chan answer // one, from the handler
+	stream  *backlog
+	ref     *runRef // this run, for the next on its thread
+	done    chan struct{}
+	outcome outcome // set before done closes
+
+	consumer  *agui.Consumer
+	violation *agui.Violation // the first rule the stream broke
+	whole     bool            // the stream was judged to its end
+	watch     framing
+	frames    []agent.Frame // for the log
+	kept      int           // their bytes
+	keep      bool
+	last      time.Time // when the last frame arrived
+}
+
+// answer is what the upstream answered, or why it did not.
+type answer struct {
+	status int
+	header http.Header
+	at     time.Time
+	err    error // no answer came: why
+	ctx    error // the request's context's cause, when it had ended
+}
+
+// outcome is how a stream ended, as the handler saw it.
+type outcome struct {
+	read        error // io.EOF for a whole stream
+	write       error // writing to the client failed
+	ctx         error // the request's context's cause, when it had ended
+	at          time.Time
+	bytes       int64
+	lastArrival time.Time
+	longestGap  time.Duration
+}
+
+func (p *Proxy) startJudging(r *http.Request, start time.Time) *judging {
+	j := &judging{
+		p: p, start: start, body: newTeeBody(r.Body), answer: make(chan answer, 1),
+		stream: newBacklog(MaxBacklog), done: make(chan struct{}), keep: p.cfg.Log != "",
+		ref: &runRef{streamDone: make(chan struct{}), done: make(chan struct{})},
+	}
+	j.run.Method, j.run.Path = r.Method, r.URL.Path
+	if r.ContentLength == 0 {
+		j.body.finish(true, nil)
+	}
+	p.judges.Add(1)
+	go j.judge()
+	return j
+}
+
+func (j *judging) answered(a answer) {
+	if j != nil {
+		j.answer <- a
+	}
+}
+
+func (j *judging) passed(p []byte, at time.Time) {
+	if j != nil {
+		j.stream.put(p, at)
+	}
+}
+
+func (j *judging) ended(o outcome) {
+	if j == nil {
+		return
+	}
+	j.outcome = o
+	if errors.Is(o.read, io.EOF) && o.write == nil {
+		j.stream.close(io.EOF)
+	} else {
+		j.stream.close(errCut)
+	}
+	close(j.ref.streamDone)
+	close(j.done)
+}
+
+// errCut is the judge's end of a stream that did not end whole: the
+// outcome says how.
+var errCut = errors.New("the stream was cut")
+
+// judge judges the run: its input, then the answer and the stream as
+// they pass, then the end.
+func (j *judging) judge() {
+	defer j.p.judges.Done()
+	in, opts := j.input()
+	a := <-j.answer
+	j.run.Status = a.status
+	if a.header != nil {
+		j.run.ContentType = a.header.Get("Content-Type")
+	}
+	if a.err != nil {
+		<-j.done
+		j.noAnswer(a)
+	} else {
+		j.run.Answered = a.at.Sub(j.start)
+		j.readAnswer(a, in, opts)
+		<-j.done
+	}
+	o := j.outcome
+	j.run.Bytes, j.run.LongestGap = o.bytes, o.longestGap
+	j.run.Took = o.at.Sub(j.start)
+	j.finish()
+}
+
+// input reads the run input the client sent, exactly, and checks its
+// resume list against the thread's previous run. A refused input is
+// judged against as none: any run is accepted.
+func (j *judging) input() (agui.Input, agui.Options) {
+	var opts agui.Options
+	data, whole, over, err := j.body.result()
+	switch {
+	case over:
+		j.note("the input is over %d MiB: not judged", MaxInput>>20)
+		return agui.Input{}, opts
+	case !whole && err != nil:
+		j.note("the input did not reach the agent whole (%v): not judged", err)
+		return agui.Input{}, opts
+	case !whole:
+		j.note("the input did not reach the agent whole: not judged")
+		return agui.Input{}, opts
+	}
+	j.run.sent = data
+	in, warnings, err := agui.ReadInput(data)
+	if err != nil {
+		field, reason := "", err.Error()
+		var ie *agui.InputError
+		if errors.As(err, &ie) {
+			field, reason = ie.Field, ie.Reason
+		}
+		text := reason
+		if field != "" {
+			text = field + ": " + reason
+		}
+		j.fail(Failure{Rule: InputRule, Field: field, Text: "the input is not a 1.0 RunAgentInput: " + text, Page: pageRunInput})
+		return agui.Input{}, opts
+	}
+	for _, w := range warnings {
+		j.note("input: %s", w.Text)
+	}
+	j.run.ThreadID, j.run.RunID = in.ThreadID, in.RunID
+	if in.ThreadID == "" {
+		return in, opts
+	}
+	j.ref.thread = in.ThreadID
+	prev := j.p.threads.begin(in.ThreadID, j.ref)
+	answers := in.Answers()
+	if prev == nil {
+		if len(answers) > 0 {
+			j.note("resume of %d entries on thread %q: this proxy saw no earlier run of the thread (it ran before the proxy started, or the thread was forgotten, past the last %d): not checked",
+				len(answers), in.ThreadID, j.p.cfg.Threads)
+		}
+		return in, opts
+	}
+	if !j.settled(prev) {
+		if len(answers) > 0 {
+			j.note("resume sent while run %q of the thread was still streaming: not checked", prev.runID)
+		}
+		return in, opts
+	}
+	switch {
+	case !prev.judged:
+		if len(answers) > 0 {
+			j.note("resume of run %q, whose stream could not be judged: not checked", prev.runID)
+		}
+	case len(answers) > 0:
+		if err := prev.pending.Check(in, time.Now()); err != nil {
+			var re *agui.ResumeError
+			field, reason := "", err.Error()
+			if errors.As(err, &re) {
+				field, reason = re.Field, re.Reason
+			}
+			j.fail(Failure{Rule: ResumeRule, Field: field, Text: fmt.Sprintf("the resume does not answer run %q: %s: %s", prev.runID, field, reason), Page: pageInterrupts})
+		} else if prev.open {
+			opts.Continues = prev.pending
+		}
+	case prev.open:
+		j.note("run %q of the thread ended interrupted; this run carries no resume list: its %d interrupts go unanswered",
+			prev.runID, len(prev.pending.Interrupts))
+	}
+	return in, opts
+}
+
+// settled waits for the thread's previous run to be judged, when its
+// stream has ended (or ends before this one): its judge has little left
+// to do. A previous run still streaming when this one ends is not waited
+// for.
+func (j *judging) settled(prev *runRef) bool {
+	select {
+	case <-prev.streamDone:
+	case <-j.ref.streamDone:
+		select {
+		case <-prev.streamDone:
+		default:
+			return false
+		}
+	}
+	<-prev.done
+	return true
+}
+
+// noAnswer is a run the upstream never answered.
+func (j *judging) noAnswer(a answer) {
+	took := a.at.Sub(j.start).Round(time.Millisecond)
+	switch {
+	case errors.Is(a.ctx, ErrShutdown):
+		j.fail(Failure{Rule: agent.Interrupted, Text: fmt.Sprintf("the proxy shut down after %s, before the agent answered", took)})
+	case a.ctx != nil:
+		j.fail(Failure{Rule: ClientGone, Text: fmt.Sprintf("the client left after %s, before the agent answered", took)})
+	default:
+		j.fail(Failure{Rule: agent.Unreachable, Text: fmt.Sprintf("the agent could not be reached: %v; the client got 502", a.err)})
+	}
+}
+
+// readAnswer judges what the upstream answered: an event stream is read
+// to its end; anything else is reported from its first bytes.
+func (j *judging) readAnswer(a answer, in agui.Input, opts agui.Options) {
+	defer j.stream.stop()
+	mt, _, _ := mime.ParseMediaType(a.header.Get("Content-Type"))
+	switch {
+	case a.status >= 300 && a.status < 400:
+		j.fail(Failure{Rule: agent.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, a redirect to %q: passed to the client, not followed (AG-UI posts once)",
+			a.status, http.StatusText(a.status), a.header.Get("Location"))})
+		return
+	case a.status < 200 || a.status >= 300:
+		j.fail(Failure{Rule: agent.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, not 2xx: %s", a.status, http.StatusText(a.status), agent.Excerpt(j.stream, mt))})
+		return
+	case mt != "text/event-stream":
+		j.fail(Failure{Rule: agent.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream: %s", a.header.Get("Content-Type"), agent.Excerpt(j.stream, mt))})
+		return
+	}
+	var body io.Reader = j.stream
+	switch enc := strings.ToLower(strings.TrimSpace(a.header.Get("Content-Encoding"))); enc {
+	case "", "identity":
+	case "gzip":
+		z, err := gzip.NewReader(j.stream)
+		if err != nil {
+			j.fail(Failure{Rule: Unjudged, Text: fmt.Sprintf("the gzip stream does not start as gzip: %v", err)})
+			return
+		}
+		defer z.Close()
+		body = z
+	default:
+		j.fail(Failure{Rule: Unjudged, Text: fmt.Sprintf("the stream is %s-encoded: the proxy judges identity and gzip streams only", enc)})
+		return
+	}
+	consumer, err := agui.NewConsumer(in, opts)
+	if err != nil {
+		j.fail(Failure{Rule: agent.BadInput, Text: "the input cannot be judged against: " + err.Error(), Page: pageRunInput})
+		return
+	}
+	j.consumer = consumer
+	j.last = j.start
+	j.readStream(body)
+}
+
+// readStream has the engine judge each event as it passes, and watches
+// the framing, as check -url does.
+func (j *judging) readStream(body io.Reader) {
+	j.watch.comment = func(text string) {
+		j.run.Comments++
+		j.frame(agent.Frame{Comment: text})
+	}
+	events := sse.NewReader(body, agui.MaxEventBytes)
+	events.OnLine = j.watch.line
+	var readErr error
+	for {
+		data, err := events.Next()
+		if err != nil {
+			readErr = err
+			break
+		}
+		j.run.Events++
+		j.frame(agent.Frame{Event: bytes.Clone(data)})
+		if step := j.consumer.Feed(data); step.Violation != nil && j.violation == nil {
+			j.violation = step.Violation
+		}
+	}
+	<-j.done // how the stream ended, whatever the reader saw
+	o := j.outcome
+	activeRun := ""
+	if runs := j.consumer.Runs(); len(runs) > 0 && runs[len(runs)-1].Phase == agui.Active {
+		activeRun = runs[len(runs)-1].RunID
+	}
+	truncated := j.consumer.End()
+	warnings, dropped := j.consumer.Warnings()
+	for _, w := range warnings {
+		j.note("warning (%s): %s", w.Rule.ID, w.Text)
+	}
+	if dropped > 0 {
+		j.note("%d more warnings", dropped)
+	}
+	if v := j.violation; v != nil {
+		j.fail(Failure{Rule: v.Rule.ID, Event: v.Index + 1, Text: v.Reason, Page: v.Rule.URL()})
+	}
+	cut := false
+	switch {
+	case errors.Is(readErr, sse.ErrEventTooLarge):
+		what := "an event"
+		if errors.Is(readErr, sse.ErrCommentTooLarge) {
+			what = "a comment line"
+		}
+		j.fail(Failure{Rule: agui.Limit.ID, Event: j.run.Events + 1, Page: agui.Limit.URL(),
+			Text: fmt.Sprintf("%s is over the engine's %d MiB bound: the bytes passed, judging stopped there", what, agui.MaxEventBytes>>20)})
+		return
+	case errors.Is(readErr, errBehind):
+		j.fail(Failure{Rule: Unjudged, Text: fmt.Sprintf("the stream ran %d MiB ahead of the judge: judged its first %d events, the bytes all passed", MaxBacklog>>20, j.run.Events)})
+		return
+	case o.write != nil && errors.Is(o.write, os.ErrDeadlineExceeded):
+		j.fail(Failure{Rule: ClientStalled, Text: fmt.Sprintf("the client read nothing for %s: dropped after %d events, the agent's request cancelled", j.p.cfg.WriteTimeout, j.run.Events)})
+		return
+	case o.write != nil || (o.ctx != nil && !errors.Is(o.ctx, ErrShutdown)):
+		j.fail(Failure{Rule: ClientGone, Text: fmt.Sprintf("the client left after %d events: the agent's request was cancelled", j.run.Events)})
+		return
+	case o.ctx != nil:
+		j.fail(Failure{Rule: agent.Interrupted, Text: fmt.Sprintf("the proxy shut down after %d events", j.run.Events)})
+		return
+	case errors.Is(o.read, io.EOF):
+		j.whole = true
+		if f := j.watch.cut(); f != nil {
+			j.fail(*f)
+		}
+	default:
+		cut = true
+	}
+	switch {
+	case truncated != "" && cut:
+		j.fail(Failure{Rule: Truncated, Text: fmt.Sprintf("%s (the connection broke: %v)", truncated, o.read), Page: pageTransports})
+	case truncated != "":
+		j.fail(Failure{Rule: Truncated, Text: truncated, Page: pageTransports})
+	case !cut:
+	case j.violation != nil && activeRun != "":
+		j.fail(Failure{Rule: agent.StreamBroken, Text: fmt.Sprintf("the connection broke while run %q was active: %v", activeRun, o.read)})
+	case j.violation != nil:
+		j.fail(Failure{Rule: agent.StreamBroken, Text: fmt.Sprintf("the connection broke after the stream broke a rule: %v", o.read)})
+	default:
+		j.fail(Failure{Rule: agent.StreamBroken, Text: fmt.Sprintf("the connection broke after every run ended: %v", o.read)})
+	}
+}
+
+// frame notes one frame, and keeps it for the log while a script may
+// hold it.
+func (j *judging) frame(f agent.Frame) {
+	at := j.stream.arrival()
+	f.After, j.last = at.Sub(j.last), at
+	if !j.keep {
+		return
+	}
+	if j.kept += len(f.Event) + len(f.Comment); j.kept > script.MaxBytes {
+		j.keep, j.frames = false, nil
+		j.note("not logged: the stream is over %d MiB, more than a script may hold", script.MaxBytes>>20)
+		return
+	}
+	j.frames = append(j.frames, f)
+}
+
+func (j *judging) fail(f Failure) { j.run.Failures = append(j.run.Failures, f) }
+
+func (j *judging) note(format string, args ...any) {
+	j.run.Notes = append(j.run.Notes, fmt.Sprintf(format, args...))
+}
+
+// finish reports the run: to the log, the summary, Report, then the
+// thread's memory, so that the next run of the thread is reported after
+// this one.
+func (j *judging) finish() {
+	if j.whole && j.violation == nil {
+		j.ref.judged = true
+		j.ref.pending, j.ref.open = j.consumer.Pending()
+	}
+	j.ref.runID = j.run.RunID
+	if j.keep && len(j.frames) > 0 {
+		j.p.log(&j.run, j.frames)
+	}
+	j.p.count(j.run)
+	j.p.cfg.Report(j.run)
+	close(j.ref.done)
+}

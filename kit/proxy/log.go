@@ -1,0 +1,50 @@
+package proxy
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-analysis/agent-analysis/internal/atomicfile"
+	"github.com/agent-analysis/agent-analysis/kit/agent"
+	"github.com/agent-analysis/agent-analysis/kit/record"
+)
+
+// LogPath is the file the nth run logged goes to: path itself for the
+// first, then path with "-n" before its extension (traffic.json,
+// traffic-2.json, …), so that a directory of them is what serve
+// -fixtures plays and check judges, each under a name of its own.
+func LogPath(path string, n int) string {
+	if n <= 1 {
+		return path
+	}
+	ext := filepath.Ext(path)
+	return fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), n, ext)
+}
+
+// log writes a run as a script, as record does (record.Script: the input
+// sent, every frame with its delay, the agent's generated ids replaced by
+// stable placeholders), whole or not at all.
+func (p *Proxy) log(r *Run, frames []agent.Frame) {
+	ex := agent.Exchange{Sent: r.sent, Frames: frames}
+	ex.Transport.Events = r.Events
+	s, err := record.Script(ex, p.cfg.Upstream)
+	if err != nil {
+		r.Notes = append(r.Notes, "not logged: "+err.Error())
+		return
+	}
+	data, err := s.Encode()
+	if err != nil {
+		r.Notes = append(r.Notes, "not logged: "+err.Error())
+		return
+	}
+	p.mu.Lock()
+	p.logged++
+	path := LogPath(p.cfg.Log, p.logged)
+	p.mu.Unlock()
+	if err := atomicfile.Write(path, data); err != nil {
+		r.Notes = append(r.Notes, "not logged: "+err.Error())
+		return
+	}
+	r.Logged = path
+}

@@ -1,0 +1,313 @@
+package proxy_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/kit/agent"
+	"github.com/agent-analysis/agent-analysis/kit/check"
+	"github.com/agent-analysis/agent-analysis/kit/proxy"
+	"github.com/agent-analysis/agent-analysis/server"
+	"github.com/agent-analysis/agent-analysis/server/library"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// ours is this project's server without delays, on loopback: its root URL.
+func ours(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(server.New(server.Config{NoDelay: true}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// upstream is an agent that answers as handle says.
+func upstream(t *testing.T, handle http.HandlerFunc) string {
+	t.Helper()
+	srv := httptest.NewServer(handle)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// through is a proxy to up, on loopback, and the runs it reports.
+type through struct {
+	url  string
+	p    *proxy.Proxy
+	runs chan proxy.Run
+}
+
+func start(t *testing.T, cfg proxy.Config) *through {
+	t.Helper()
+	runs := make(chan proxy.Run, 64)
+	cfg.Report = func(r proxy.Run) { runs <- r }
+	p, err := proxy.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p)
+	t.Cleanup(func() {
+		srv.Close()
+		p.Close()
+	})
+	return &through{url: srv.URL, p: p, runs: runs}
+}
+
+// next is the next run the proxy reports.
+func (th *through) next(t *testing.T) proxy.Run {
+	t.Helper()
+	select {
+	case r := <-th.runs:
+		return r
+	case <-t.Context().Done():
+		t.Fatal("no run reported")
+	}
+	return proxy.Run{}
+}
+
+// client is an HTTP client of its own, which follows no redirect and
+// keeps no connection after the test.
+func client(t *testing.T) *http.Client {
+	transport := &http.Transport{DisableCompression: true}
+	t.Cleanup(transport.CloseIdleConnections)
+	return &http.Client{Transport: transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// post posts body and reads the whole answer.
+func post(t *testing.T, c *http.Client, url string, body []byte) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("reading the answer: %v", err)
+	}
+	return resp, data
+}
+
+func rules(failures []proxy.Failure) []string {
+	var out []string
+	for _, f := range failures {
+		out = append(out, f.Rule)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Every built-in script, through the proxy in front of our server: the
+// client gets the bytes a direct request gets, and the proxy's verdict is
+// check -url's for the same run, rule for rule, the engine's event
+// numbered from 1.
+func TestEveryBuiltInScriptThroughTheProxy(t *testing.T) {
+	direct := ours(t)
+	th := start(t, proxy.Config{Upstream: direct + "/api/agent-analysis"})
+	c := client(t)
+	for _, name := range library.BuiltIn().Names() {
+		t.Run(name, func(t *testing.T) {
+			in, err := agent.DemoInput(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _, _ := in.Request("")
+			want, wantBody := post(t, c, direct+"/api/agent-analysis", body)
+			got, gotBody := post(t, c, th.url, body)
+			if got.StatusCode != want.StatusCode || got.Header.Get("Content-Type") != want.Header.Get("Content-Type") {
+				t.Errorf("answer %d %q, direct %d %q", got.StatusCode, got.Header.Get("Content-Type"), want.StatusCode, want.Header.Get("Content-Type"))
+			}
+			if !bytes.Equal(gotBody, wantBody) {
+				t.Errorf("the client got other bytes through the proxy:\n%s\ndirect:\n%s", gotBody, wantBody)
+			}
+			run := th.next(t)
+
+			ex := agent.Run(t.Context(), agent.Request{URL: direct + "/api/agent-analysis", Input: in})
+			res := check.Live(name, ex)
+			var wantRules []string
+			for _, failure := range res.Failures {
+				wantRules = append(wantRules, failure.Rule)
+			}
+			slices.Sort(wantRules)
+			if run.OK() != res.OK || !slices.Equal(rules(run.Failures), wantRules) {
+				t.Errorf("proxy: %v %v; check -url: %v %v\n%s", run.OK(), rules(run.Failures), res.OK, wantRules, strings.Join(run.Lines(true), "\n"))
+			}
+			if run.ThreadID != in.ThreadID || run.RunID != in.RunID || run.Events != ex.Transport.Events || run.Bytes != int64(len(wantBody)) {
+				t.Errorf("run %+v, want thread %s run %s, %d events, %d bytes", run, in.ThreadID, in.RunID, ex.Transport.Events, len(wantBody))
+			}
+			if v := ex.Violation; v != nil {
+				for _, failure := range run.Failures {
+					if failure.Rule == v.Rule.ID && (failure.Event != v.Index+1 || failure.Page != v.Rule.URL()) {
+						t.Errorf("%s at event %d (%s), want event %d (%s)", failure.Rule, failure.Event, failure.Page, v.Index+1, v.Rule.URL())
+					}
+				}
+			}
+			line := run.Lines(false)[0]
+			switch {
+			case run.OK() && !strings.HasPrefix(line, fmt.Sprintf("ok   thread %s run %s · %d events", in.ThreadID, in.RunID, run.Events)):
+				t.Errorf("line %q", line)
+			case !run.OK() && !strings.HasPrefix(line, fmt.Sprintf("FAIL thread %s run %s: %s", in.ThreadID, in.RunID, run.Failures[0].Rule)):
+				t.Errorf("line %q", line)
+			}
+		})
+	}
+	if s := th.p.Summary(); s.Runs != len(library.BuiltIn().Names()) {
+		t.Errorf("summary %v", s)
+	}
+}
+
+// The request's path joins the upstream's: / is the upstream URL itself,
+// and any other path is under it; other methods pass unjudged.
+func TestPathsJoinTheUpstreams(t *testing.T) {
+	direct := ours(t)
+	th := start(t, proxy.Config{Upstream: direct})
+	c := client(t)
+	body := []byte(`{"threadId":"t1","runId":"r1","messages":[],"forwardedProps":{"scenario":"normal"}}`)
+	resp, data := post(t, c, th.url+"/api/agent-analysis", body)
+	if resp.StatusCode != 200 || !bytes.Contains(data, []byte("RUN_FINISHED")) {
+		t.Fatalf("%d %s", resp.StatusCode, data)
+	}
+	if run := th.next(t); !run.OK() || run.Path != "/api/agent-analysis" || run.Events != 6 {
+		t.Errorf("%+v", run)
+	}
+	health, err := c.Get(th.url + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, _ := io.ReadAll(health.Body)
+	health.Body.Close()
+	if string(ok) != "ok\n" {
+		t.Errorf("healthz %q", ok)
+	}
+	// The POST to / went to the upstream's root, a page, not the API.
+	resp, _ = post(t, c, th.url+"/", body)
+	if run := th.next(t); resp.StatusCode < 300 || run.OK() || run.Failures[0].Rule != agent.HTTPStatus {
+		t.Errorf("%d %+v", resp.StatusCode, run)
+	}
+	select {
+	case r := <-th.runs:
+		t.Errorf("a GET was judged: %+v", r)
+	default:
+	}
+}
+
+// A client's input the engine refuses is reported with its field, and
+// the stream judged regardless; a resume is checked against the
+// interrupts the thread's previous run left open.
+func TestInputAndResume(t *testing.T) {
+	direct := ours(t)
+	th := start(t, proxy.Config{Upstream: direct + "/api/agent-analysis"})
+	c := client(t)
+
+	resp, _ := post(t, c, th.url, []byte(`{"threadId":"t1","runId":"r1","messages":{},"forwardedProps":{"scenario":"normal"}}`))
+	run := th.next(t)
+	if resp.StatusCode != 400 || run.OK() || run.Failures[0].Rule != proxy.InputRule || run.Failures[0].Field != "messages" ||
+		!slices.Contains(rules(run.Failures), agent.HTTPStatus) {
+		t.Errorf("%d %+v", resp.StatusCode, run.Failures)
+	}
+
+	// The approval scenario ends interrupted: a resume that answers
+	// nothing it asked is refused by its field, one that answers it all
+	// is not.
+	first := []byte(`{"threadId":"th-a","runId":"r1","messages":[],"state":{"services":[]},"forwardedProps":{"scenario":"approval"}}`)
+	_, stream := post(t, c, th.url, first)
+	if run := th.next(t); !run.OK() {
+		t.Fatalf("approval: %v", run.Lines(true))
+	}
+	pending := pendingOf(t, first, stream)
+	bad := []byte(`{"threadId":"th-a","runId":"r2","messages":[],"resume":[{"interruptId":"nope","status":"cancelled"}],"forwardedProps":{"scenario":"approval"}}`)
+	post(t, c, th.url, bad)
+	run = th.next(t)
+	if run.OK() || run.Failures[0].Rule != proxy.ResumeRule || run.Failures[0].Field != "resume/0/interruptId" {
+		t.Errorf("a resume naming no interrupt: %v", run.Lines(true))
+	}
+
+	// The bad resume left the thread's last run judged; a second thread
+	// resumes properly.
+	second := bytes.ReplaceAll(first, []byte("th-a"), []byte("th-b"))
+	_, stream = post(t, c, th.url, second)
+	th.next(t)
+	pending = pendingOf(t, second, stream)
+	answers := make([]agui.Answer, len(pending.Interrupts))
+	for i, in := range pending.Interrupts {
+		answers[i] = agui.Answer{InterruptID: in.ID, Status: agui.Abandoned}
+	}
+	base, _, _ := agui.ReadInput(second)
+	resume, err := pending.Resume(base, "r2", answers, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, _, _ := resume.Request("")
+	post(t, c, th.url, good)
+	run = th.next(t)
+	if slices.Contains(rules(run.Failures), proxy.ResumeRule) {
+		t.Errorf("a covering resume: %v", run.Lines(true))
+	}
+
+	// A resume on a thread the proxy never saw is noted, not failed.
+	post(t, c, th.url, bytes.ReplaceAll(good, []byte("th-b"), []byte("th-unknown")))
+	run = th.next(t)
+	if slices.Contains(rules(run.Failures), proxy.ResumeRule) || !strings.Contains(strings.Join(run.Notes, "\n"), "saw no earlier run") {
+		t.Errorf("an unknown thread's resume: %v", run.Lines(true))
+	}
+}
+
+// pendingOf is what a stream left open, as the engine reads it.
+func pendingOf(t *testing.T, input, stream []byte) agui.Pending {
+	t.Helper()
+	in, _, err := agui.ReadInput(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := agui.NewConsumer(in, agui.Options{})
+	for frame := range strings.SplitSeq(string(stream), "\n\n") {
+		if data, ok := strings.CutPrefix(frame, "data: "); ok {
+			c.Feed([]byte(data))
+		}
+	}
+	p, ok := c.Pending()
+	if !ok {
+		t.Fatalf("the stream left nothing open:\n%s", stream)
+	}
+	return p
+}
+
+// The log holds each run as record writes it: check judges it as the
+// proxy did.
+func TestLog(t *testing.T) {
+	direct := ours(t)
+	path := t.TempDir() + "/traffic.json"
+	th := start(t, proxy.Config{Upstream: direct + "/api/agent-analysis", Log: path})
+	c := client(t)
+	for _, scenario := range []string{"normal", "events-after-finish"} {
+		post(t, c, th.url, []byte(`{"threadId":"t1","runId":"r1","messages":[],"forwardedProps":{"scenario":"`+scenario+`"}}`))
+		run := th.next(t)
+		want := proxy.LogPath(path, map[string]int{"normal": 1, "events-after-finish": 2}[scenario])
+		if run.Logged != want {
+			t.Fatalf("%s logged to %q, want %q", scenario, run.Logged, want)
+		}
+		res := check.File(run.Logged, false)[0]
+		var got []string
+		for _, f := range res.Failures {
+			got = append(got, f.Rule)
+		}
+		slices.Sort(got)
+		if res.OK != run.OK() || !slices.Equal(got, rules(run.Failures)) {
+			t.Errorf("%s: check says %v %v, the proxy %v", scenario, res.OK, got, run.Lines(false))
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package proxy_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/agent-analysis/agent-analysis/kit/proxy"
+)
+
+// Inside a synctest bubble the clock is virtual, so silences and write
+// timeouts are exact; httptest.NewServer would hang there (its listener
+// is real), so the client, the proxy and the upstream talk over in-memory
+// pipes.
+
+// pipes serves h over in-memory pipes: dial reaches it, whatever the
+// address.
+type pipes struct {
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+	srv   *http.Server
+}
+
+func servePipes(h http.Handler) *pipes {
+	p := &pipes{conns: make(chan net.Conn), done: make(chan struct{})}
+	p.srv = &http.Server{Handler: h}
+	go p.srv.Serve(p)
+	return p
+}
+
+func (p *pipes) dial(ctx context.Context, _, _ string) (net.Conn, error) {
+	near, far := net.Pipe()
+	select {
+	case p.conns <- far:
+		return near, nil
+	case <-p.done:
+		return nil, net.ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (p *pipes) Accept() (net.Conn, error) {
+	select {
+	case c := <-p.conns:
+		return c, nil
+	case <-p.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (p *pipes) Close() error {
+	p.once.Do(func() { close(p.done) })
+	return nil
+}
+
+func (p *pipes) Addr() net.Addr { return pipeAddr{} }
+
+type pipeAddr struct{}
+
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }
+
+// inBubble is an upstream handler behind a proxy, all over pipes; the
+// client reaches the proxy.
+func inBubble(t *testing.T, handle http.HandlerFunc, cfg proxy.Config) (*http.Client, chan proxy.Run) {
+	up := servePipes(handle)
+	upTransport := &http.Transport{DialContext: up.dial, DisableCompression: true}
+	runs := make(chan proxy.Run, 8)
+	cfg.Upstream, cfg.Transport = "http://agent.test/agui", upTransport
+	cfg.Report = func(r proxy.Run) { runs <- r }
+	p, err := proxy.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := servePipes(p)
+	clientTransport := &http.Transport{DialContext: front.dial}
+	t.Cleanup(func() {
+		clientTransport.CloseIdleConnections()
+		front.srv.Close()
+		p.Close()
+		up.srv.Close()
+		upTransport.CloseIdleConnections()
+	})
+	return &http.Client{Transport: clientTransport}, runs
+}
+
+// An upstream silent for a minute mid-stream, then trickling: the bytes
+// pass as they come, and the report measures the silence exactly.
+func TestSilenceIsMeasured(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const finished = "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n"
+		c, runs := inBubble(t, func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			time.Sleep(2 * time.Second) // the answer comes late
+			sse(w)
+			io.WriteString(w, started)
+			w.(http.Flusher).Flush()
+			time.Sleep(time.Minute)
+			for i := range len(finished) {
+				io.WriteString(w, finished[i:i+1])
+				w.(http.Flusher).Flush()
+				time.Sleep(time.Second)
+			}
+		}, proxy.Config{})
+		began := time.Now()
+		resp, err := c.Post("http://proxy.test/", "application/json", bytes.NewReader(input))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if waited := time.Since(began); waited != 2*time.Second {
+			t.Errorf("the headers came after %s, not as the upstream sent them", waited)
+		}
+		first := make([]byte, len(started))
+		if _, err := io.ReadFull(resp.Body, first); err != nil || string(first) != started {
+			t.Fatalf("%q %v", first, err)
+		}
+		if waited := time.Since(began); waited != 2*time.Second {
+			t.Errorf("the first event came after %s: it waited for more", waited)
+		}
+		rest, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(rest) != finished {
+			t.Errorf("%q", rest)
+		}
+		run := <-runs
+		// The answer, the minute's silence, then a second after each byte.
+		took := 2*time.Second + time.Minute + time.Duration(len(finished))*time.Second
+		if !run.OK() || run.LongestGap != time.Minute || run.Answered != 2*time.Second || run.Took != took {
+			t.Errorf("gap %s, answered %s, took %s: %v", run.LongestGap, run.Answered, run.Took, run.Lines(true))
+		}
+	})
+}
+
+// A client that reads nothing is dropped after exactly the write timeout,
+// and the upstream's request cancelled.
+func TestStalledClientIsDroppedOnTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cancelled := make(chan time.Time, 1)
+		c, runs := inBubble(t, func(w http.ResponseWriter, r *http.Request) {
+			sse(w)
+			for {
+				if _, err := io.WriteString(w, started); err != nil {
+					break
+				}
+				w.(http.Flusher).Flush()
+			}
+			<-r.Context().Done()
+			cancelled <- time.Now()
+		}, proxy.Config{WriteTimeout: 10 * time.Second})
+		began := time.Now()
+		resp, err := c.Post("http://proxy.test/", "application/json", bytes.NewReader(input))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The client holds the answer and reads nothing.
+		at := <-cancelled
+		run := <-runs
+		resp.Body.Close()
+		if len(run.Failures) != 1 || run.Failures[0].Rule != proxy.ClientStalled {
+			t.Errorf("%v", run.Lines(true))
+		}
+		if took := at.Sub(began); took < 10*time.Second || took > 11*time.Second {
+			t.Errorf("the upstream was cancelled after %s", took)
+		}
+	})
+}
