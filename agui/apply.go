@@ -9,7 +9,7 @@ import (
 
 // Application: what each verified event does to the conversation and the
 // state.
-func (c *Consumer) apply(s *Step, e *Event) {
+func (c *Consumer) apply(s *Judgement, e *Event) {
 	err := c.applyEvent(s, e)
 	var limit limitError
 	var stateLimit *LimitError
@@ -23,7 +23,7 @@ func (c *Consumer) apply(s *Step, e *Event) {
 	}
 }
 
-func (c *Consumer) applyEvent(s *Step, e *Event) error {
+func (c *Consumer) applyEvent(s *Judgement, e *Event) error {
 	conv := &c.conv
 	id := e.text("messageId")
 	meta := e.raw("metadata")
@@ -102,7 +102,7 @@ func (c *Consumer) applyEvent(s *Step, e *Event) error {
 // startCall opens a tool call on the assistant message that carries it:
 // its parentMessageId, made if the conversation does not hold it yet; a
 // message of its own when it names none.
-func (c *Consumer) startCall(s *Step, e *Event) error {
+func (c *Consumer) startCall(s *Judgement, e *Event) error {
 	conv := &c.conv
 	id := e.text("toolCallId")
 	if tc := conv.calls[id]; tc != nil { // reopened: further arguments append
@@ -131,7 +131,7 @@ func (c *Consumer) startCall(s *Step, e *Event) error {
 }
 
 // encrypted stores an opaque artefact with the message or call it names.
-func (c *Consumer) encrypted(s *Step, e *Event) {
+func (c *Consumer) encrypted(s *Judgement, e *Event) {
 	entity := e.text("entityId")
 	value := sealed{value: e.text("encryptedValue")}
 	if e.has("encryptedValueType") {
@@ -149,7 +149,7 @@ func (c *Consumer) encrypted(s *Step, e *Event) {
 	s.warn(UnknownEntity, "REASONING_ENCRYPTED_VALUE names %s %q, which this consumer does not hold: the value is dropped", e.text("subtype"), bound(entity))
 }
 
-func (c *Consumer) activitySnapshot(s *Step, e *Event) {
+func (c *Consumer) activitySnapshot(s *Judgement, e *Event) {
 	id := e.text("messageId")
 	content, _ := jsonpatch.Decode(e.raw("content"))
 	m := c.conv.byID[id]
@@ -171,7 +171,7 @@ func (c *Consumer) activitySnapshot(s *Step, e *Event) {
 	m.kind, m.content, m.owner = e.text("activityType"), content.(*jsonpatch.Object), e.owner()
 }
 
-func (c *Consumer) activityDelta(s *Step, e *Event) {
+func (c *Consumer) activityDelta(s *Judgement, e *Event) {
 	id := e.text("messageId")
 	m := c.conv.byID[id]
 	if m == nil || m.role != "activity" {
@@ -194,17 +194,17 @@ func (c *Consumer) activityDelta(s *Step, e *Event) {
 
 // stateUpdate records what a state event did; a refusal goes by the
 // consumer's policy.
-func (c *Consumer) stateUpdate(s *Step, e *Event, next State, err error) error {
+func (c *Consumer) stateUpdate(s *Judgement, e *Event, next State, err error) error {
 	var limit *LimitError
 	if errors.As(err, &limit) {
 		return err
 	}
 	if err == nil {
 		c.state = next
-		s.Update = Update{Kind: Applied, State: next}
+		s.Change = StateChange{Kind: Applied, State: next}
 		return nil
 	}
-	s.Update = Update{Kind: Refused, State: c.state, Refusal: err}
+	s.Change = StateChange{Kind: Refused, State: c.state, Refusal: err}
 	what := "state patch"
 	if e.Type == StateSnapshot {
 		what = "state snapshot"

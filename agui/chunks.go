@@ -39,7 +39,7 @@ var expansions = map[Type]struct {
 
 // expand returns what an event delivers: a chunk's expansion, or the
 // event after the ends of the chunk streams it closes.
-func (c *Consumer) expand(s *Step, e Event) []Event {
+func (c *Consumer) expand(s *Judgement, e Event) []Event {
 	if _, ok := expansions[e.Type]; ok {
 		return c.expandChunk(s, e)
 	}
@@ -83,7 +83,7 @@ func (c *Consumer) tagged(open *chunkStream, members ...member) []member {
 	return members
 }
 
-func (c *Consumer) expandChunk(s *Step, e Event) []Event {
+func (c *Consumer) expandChunk(s *Judgement, e Event) []Event {
 	x := expansions[e.Type]
 	open, closed := c.chunkTarget(s, e)
 	if s.Violation != nil {
@@ -148,7 +148,7 @@ func (c *Consumer) expandChunk(s *Step, e Event) []Event {
 
 // chunkTarget finds the open stream a chunk continues, nil for a chunk
 // that opens an item; it ends a stream of another kind in the chunk's lane.
-func (c *Consumer) chunkTarget(s *Step, e Event) (*chunkStream, []Event) {
+func (c *Consumer) chunkTarget(s *Judgement, e Event) (*chunkStream, []Event) {
 	x := expansions[e.Type]
 	owner := e.owner()
 	var closed []Event
@@ -197,7 +197,7 @@ func (c *Consumer) chunkTarget(s *Step, e Event) (*chunkStream, []Event) {
 
 // agrees: a continuation may repeat what its opener established, only
 // with the same value.
-func (c *Consumer) agrees(s *Step, e Event, open *chunkStream) bool {
+func (c *Consumer) agrees(s *Judgement, e Event, open *chunkStream) bool {
 	if e.has("subagentRunId") && e.owner() != open.owner {
 		s.fail(Attribution, "%s is attributed to subagent %q, which does not match its opener's %s", e.Type, bound(e.owner()), ownerName(open.owner))
 		return false

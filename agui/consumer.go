@@ -52,29 +52,29 @@ const (
 	Fail               // reject the stream (StateRefused)
 )
 
-// Step is what one event did.
-type Step struct {
+// Judgement is what one event did.
+type Judgement struct {
 	Index     int     // the event's place in the stream, from 0
 	Type      Type    // the type it declared ("" if it declared none)
 	Events    []Event // what application code receives: none when dropped; several when a chunk expands or closes
 	Warnings  []Warning
-	Violation *Violation // the stream broke a rule here: nothing more is accepted
-	Run       *Run       // the run it belongs to, as it stands after it
-	Update    Update     // what it did to the state
+	Violation *Violation  // the stream broke a rule here: nothing more is accepted
+	Run       *Run        // the run it belongs to, as it stands after it
+	Change    StateChange // what it did to the state
 }
 
-// Update is what an event did to the state.
-type Update struct {
-	Kind    UpdateKind
+// StateChange is what an event did to the state.
+type StateChange struct {
+	Kind    ChangeKind
 	State   State // the state after the event
 	Refusal error // why a refused update was refused: a *jsonpatch.Error, or the State's own reason
 }
 
-// UpdateKind says whether a state event changed the state.
-type UpdateKind int
+// ChangeKind says whether a state event changed the state.
+type ChangeKind int
 
 const (
-	NoUpdate UpdateKind = iota // not a state event
+	NoChange ChangeKind = iota // not a state event
 	Applied                    // the snapshot replaced the state, or the delta applied
 	Refused                    // the state stays as it was (Warn), or the stream is rejected (Fail)
 )
@@ -177,8 +177,8 @@ func NewConsumer(in Input, opts Options) (*Consumer, error) {
 
 // Feed judges the next event, given as its JSON (one SSE data payload).
 // Once a step has a Violation, every later step repeats it.
-func (c *Consumer) Feed(data []byte) Step {
-	s := Step{Index: c.next, Update: Update{State: c.state}}
+func (c *Consumer) Feed(data []byte) Judgement {
+	s := Judgement{Index: c.next, Change: StateChange{State: c.state}}
 	c.next++
 	if c.rejected != nil {
 		s.Violation = c.rejected
@@ -197,15 +197,15 @@ func (c *Consumer) Feed(data []byte) Step {
 }
 
 // fail records the rule the event broke.
-func (s *Step) fail(rule Rule, format string, args ...any) {
+func (s *Judgement) fail(rule Rule, format string, args ...any) {
 	s.Violation = &Violation{Index: s.Index, Rule: rule, Reason: fmt.Sprintf(format, args...)}
 }
 
-func (s *Step) warn(rule Rule, format string, args ...any) {
+func (s *Judgement) warn(rule Rule, format string, args ...any) {
 	s.Warnings = append(s.Warnings, Warning{Index: s.Index, Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
-func (c *Consumer) feed(s *Step, data []byte) {
+func (c *Consumer) feed(s *Judgement, data []byte) {
 	if len(data) > MaxEventBytes {
 		s.fail(Limit, "an event of %d bytes is over the %d MiB bound", len(data), MaxEventBytes>>20)
 		return
@@ -265,7 +265,7 @@ func typeOf(members []member) (Type, error) {
 // boundary is the compatibility boundary: retired shapes translated,
 // downgrades for an older peer. ok is false when the event goes no
 // further.
-func (c *Consumer) boundary(s *Step, t Type, members []member, data []byte) (Event, bool) {
+func (c *Consumer) boundary(s *Judgement, t Type, members []member, data []byte) (Event, bool) {
 	if _, ok := retired[t]; ok {
 		data, text := c.think.translate(t, members)
 		s.warn(RetiredShape, "%s", text)
@@ -309,7 +309,7 @@ func membersBut(members []member, names ...string) []member {
 
 // enforce checks the event against the schema (check.go): fatal when a
 // described value is wrong; unrecognised material removed, with a warning.
-func (c *Consumer) enforce(s *Step, ev Event) (Event, bool) {
+func (c *Consumer) enforce(s *Judgement, ev Event) (Event, bool) {
 	d, known := eventDefs[ev.Type]
 	if !known {
 		s.warn(UnknownEvent, "dropped an event of unknown type %s: AG-UI 1.0 does not describe it", bound(string(ev.Type)))

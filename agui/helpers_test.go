@@ -16,18 +16,18 @@ const (
 
 // replay feeds events to a consumer of a run whose request it did not
 // make, and returns every step.
-func replay(t testing.TB, events ...string) (*Consumer, []Step) {
+func replay(t testing.TB, events ...string) (*Consumer, []Judgement) {
 	t.Helper()
 	return replayWith(t, Input{}, Options{}, events...)
 }
 
-func replayWith(t testing.TB, in Input, opts Options, events ...string) (*Consumer, []Step) {
+func replayWith(t testing.TB, in Input, opts Options, events ...string) (*Consumer, []Judgement) {
 	t.Helper()
 	c, err := NewConsumer(in, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var steps []Step
+	var steps []Judgement
 	for _, e := range events {
 		steps = append(steps, c.Feed([]byte(e)))
 	}
@@ -46,7 +46,7 @@ func input(t testing.TB, data string) Input {
 
 // rejected checks that the stream breaks rule at event index, and that
 // the reason says what it must.
-func rejected(t *testing.T, steps []Step, rule Rule, index int, says string) {
+func rejected(t *testing.T, steps []Judgement, rule Rule, index int, says string) {
 	t.Helper()
 	last := steps[len(steps)-1]
 	switch v := last.Violation; {
@@ -63,7 +63,7 @@ func rejected(t *testing.T, steps []Step, rule Rule, index int, says string) {
 }
 
 // accepted checks that no event broke a rule and every run ended.
-func accepted(t *testing.T, c *Consumer, steps []Step) {
+func accepted(t *testing.T, c *Consumer, steps []Judgement) {
 	t.Helper()
 	for _, s := range steps {
 		if s.Violation != nil {
@@ -76,7 +76,7 @@ func accepted(t *testing.T, c *Consumer, steps []Step) {
 }
 
 // warned returns the warnings of all steps.
-func warned(steps []Step) []Warning {
+func warned(steps []Judgement) []Warning {
 	var out []Warning
 	for _, s := range steps {
 		out = append(out, s.Warnings...)
@@ -85,7 +85,7 @@ func warned(steps []Step) []Warning {
 }
 
 // delivered lists the types application code received.
-func delivered(steps []Step) string {
+func delivered(steps []Judgement) string {
 	var out []string
 	for _, s := range steps {
 		for _, e := range s.Events {

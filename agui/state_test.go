@@ -19,8 +19,8 @@ func TestSnapshotsReplace(t *testing.T) {
 		if state(c) != snapshot {
 			t.Errorf("state %s, want %s", state(c), snapshot)
 		}
-		if steps[2].Update.Kind != Applied || len(warned(steps)) != 0 {
-			t.Errorf("update %+v, warnings %v", steps[2].Update, warned(steps))
+		if steps[2].Change.Kind != Applied || len(warned(steps)) != 0 {
+			t.Errorf("update %+v, warnings %v", steps[2].Change, warned(steps))
 		}
 	}
 }
@@ -61,7 +61,7 @@ func TestAPatchThatCannotApply(t *testing.T) {
 	if state(c) != `{"plan":{"status":"open"}}` {
 		t.Errorf("partially applied: %s", state(c))
 	}
-	u := steps[2].Update
+	u := steps[2].Change
 	var pe *jsonpatch.Error
 	if u.Kind != Refused || !errors.As(u.Refusal, &pe) || pe.Index != 2 || pe.Path != "/absent/deeper" {
 		t.Errorf("update %+v", u)

@@ -55,7 +55,7 @@ func (o openSet) still() []string {
 	return out
 }
 
-func (c *Consumer) verify(s *Step, e *Event) {
+func (c *Consumer) verify(s *Judgement, e *Event) {
 	switch e.Type {
 	case RunStarted:
 		c.runStarted(s, e)
@@ -105,7 +105,7 @@ func (c *Consumer) verify(s *Step, e *Event) {
 }
 
 // inRun: every event but the run's own comes inside an active run.
-func (c *Consumer) inRun(s *Step, e *Event) bool {
+func (c *Consumer) inRun(s *Judgement, e *Event) bool {
 	if len(c.runs) == 0 {
 		s.fail(FirstEvent, "the stream begins with %s: it must begin with RUN_STARTED or RUN_ERROR", e.Type)
 		return false
@@ -121,7 +121,7 @@ func (c *Consumer) inRun(s *Step, e *Event) bool {
 	return true
 }
 
-func (c *Consumer) runStarted(s *Step, e *Event) {
+func (c *Consumer) runStarted(s *Judgement, e *Event) {
 	thread, runID := e.text("threadId"), e.text("runId")
 	for _, r := range c.runs {
 		switch {
@@ -158,7 +158,7 @@ func (c *Consumer) runStarted(s *Step, e *Event) {
 	c.open = newOpenSet() // a new run starts with nothing open
 }
 
-func (c *Consumer) runFinished(s *Step, e *Event) {
+func (c *Consumer) runFinished(s *Judgement, e *Event) {
 	if !c.inRun(s, e) {
 		return
 	}
@@ -212,7 +212,7 @@ func readOutcome(raw []byte) Outcome {
 // ends without a result for a tool call an interrupt it answers concerns
 // (events/tool-calls: a dangling call is one "many models reject
 // outright"; 1.x does not require the result in this run).
-func (c *Consumer) unansweredCalls(s *Step, run Run) {
+func (c *Consumer) unansweredCalls(s *Judgement, run Run) {
 	if !run.Requested || run.Outcome.Kind != OutcomeSuccess {
 		return
 	}
@@ -231,7 +231,7 @@ func (c *Consumer) unansweredCalls(s *Step, run Run) {
 	}
 }
 
-func (c *Consumer) runError(s *Step, e *Event) {
+func (c *Consumer) runError(s *Judgement, e *Event) {
 	report := &ErrorReport{Message: e.text("message"), Code: e.text("code")}
 	if len(c.runs) == 0 { // a run can fail before it begins
 		c.runs = append(c.runs, Run{Phase: Errored, Error: report})
@@ -250,7 +250,7 @@ func (c *Consumer) runError(s *Step, e *Event) {
 }
 
 // opens opens an item; it must not be open already.
-func (c *Consumer) opens(s *Step, e *Event, kind itemKind, id string, rule Rule) {
+func (c *Consumer) opens(s *Judgement, e *Event, kind itemKind, id string, rule Rule) {
 	key := itemKey{kind, id}
 	if owner, open := c.open.items[key]; open {
 		s.fail(rule, "%s opens %s %q, which is already open%s", e.Type, itemNames[kind], bound(id), ownedBy(owner))
@@ -264,7 +264,7 @@ func (c *Consumer) opens(s *Step, e *Event, kind itemKind, id string, rule Rule)
 }
 
 // continues extends or closes an open item, whose owner a tag must match.
-func (c *Consumer) continues(s *Step, e *Event, kind itemKind, id string, rule Rule, closes bool) {
+func (c *Consumer) continues(s *Judgement, e *Event, kind itemKind, id string, rule Rule, closes bool) {
 	key := itemKey{kind, id}
 	owner, open := c.open.items[key]
 	if !open {
@@ -283,7 +283,7 @@ func (c *Consumer) continues(s *Step, e *Event, kind itemKind, id string, rule R
 
 // callBelongs: a tool call tagged with a subagent belongs to the message
 // that carries it, and so to that message's owner.
-func (c *Consumer) callBelongs(s *Step, e *Event) {
+func (c *Consumer) callBelongs(s *Judgement, e *Event) {
 	parent := e.text("parentMessageId")
 	if parent == "" || !e.has("subagentRunId") {
 		return
@@ -295,7 +295,7 @@ func (c *Consumer) callBelongs(s *Step, e *Event) {
 }
 
 // step: steps are per owner, matched by name.
-func (c *Consumer) step(s *Step, e *Event) {
+func (c *Consumer) step(s *Judgement, e *Event) {
 	name := e.text("stepName")
 	key := itemKey{step, e.owner() + "\x00" + name}
 	_, open := c.open.items[key]
@@ -313,7 +313,7 @@ func (c *Consumer) step(s *Step, e *Event) {
 	}
 }
 
-func (c *Consumer) subagentStarted(s *Step, e *Event) {
+func (c *Consumer) subagentStarted(s *Judgement, e *Event) {
 	id, parent := e.text("subagentRunId"), e.text("parentSubagentRunId")
 	if c.open.finished[id] {
 		s.fail(SubagentLifecycle, "SUBAGENT_STARTED reuses invocation %q, which already finished in this run", bound(id))

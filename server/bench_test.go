@@ -29,7 +29,7 @@ func (d *discardStream) Flush() { d.flushes++ }
 // in-process: one op is one whole request, decoding and validation included.
 func BenchmarkNormalStream(b *testing.B) {
 	script, _ := fixtures.Lookup("normal")
-	perStream := len(script.Steps)
+	perStream := len(script.Frames)
 	h := server.New(server.Config{NoDelay: true})
 	body := runBody("thread-1", "run-1", "normal")
 	w := &discardStream{header: http.Header{}}

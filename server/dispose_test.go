@@ -48,7 +48,7 @@ func startStream(ctx context.Context, h *disposals, scenario string) (rec *strea
 }
 
 // elapsedBefore is the fixture time at which event k is written.
-func elapsedBefore(steps []script.Step, k int) time.Duration {
+func elapsedBefore(steps []script.Frame, k int) time.Duration {
 	var d time.Duration
 	for _, s := range steps[:k+1] {
 		d += s.After
@@ -64,8 +64,8 @@ func elapsedBefore(steps []script.Step, k int) time.Duration {
 func TestCancelMidStreamDisposesOnceAndWritesNothingAfter(t *testing.T) {
 	for _, scenario := range fixtures.Names() {
 		script, _ := fixtures.Lookup(scenario)
-		for sent := range len(script.Steps) {
-			if sent > 0 && script.Steps[sent].After == 0 {
+		for sent := range len(script.Frames) {
+			if sent > 0 && script.Frames[sent].After == 0 {
 				continue // goes out with the step before: no moment between them to cut at
 			}
 			for _, cause := range []error{nil, server.ErrShutdown} {
@@ -83,7 +83,7 @@ func TestCancelMidStreamDisposesOnceAndWritesNothingAfter(t *testing.T) {
 						}
 						rec, done := startStream(ctx, &obs, scenario)
 						if sent > 0 {
-							time.Sleep(elapsedBefore(script.Steps, sent-1))
+							time.Sleep(elapsedBefore(script.Frames, sent-1))
 							synctest.Wait()
 							cancel(cause)
 						}
@@ -138,7 +138,7 @@ func TestCancelMidStreamDisposesOnceAndWritesNothingAfter(t *testing.T) {
 // run failed before it began), an active run with a terminal event,
 // anything else with nothing; a valid scenario's cut stream is then valid
 // AG-UI 1.0 to the demo's engine, every run ended.
-func checkClosing(t *testing.T, scenario string, sent []script.Step, closing, body string) {
+func checkClosing(t *testing.T, scenario string, sent []script.Frame, closing, body string) {
 	t.Helper()
 	events, _ := readEvents(strings.NewReader(body))
 	active := false
@@ -193,23 +193,23 @@ func TestCompletedStreamDisposesOnce(t *testing.T) {
 				start := time.Now()
 				rec, done := startStream(t.Context(), &obs, scenario)
 				<-done
-				if took, want := time.Since(start), elapsedBefore(script.Steps, len(script.Steps)-1); took != want {
+				if took, want := time.Since(start), elapsedBefore(script.Frames, len(script.Frames)-1); took != want {
 					t.Errorf("stream took %v of fixture time, want %v", took, want)
 				}
 				time.Sleep(24 * time.Hour)
 				synctest.Wait()
 				got := obs.list()
-				if len(got) != 1 || got[0].End != server.EndCompleted || got[0].Sent != len(script.Steps) {
+				if len(got) != 1 || got[0].End != server.EndCompleted || got[0].Sent != len(script.Frames) {
 					t.Fatalf("disposals %+v", got)
 				}
-				if status, body := rec.snapshot(); status != 200 || strings.Count(body, "\n\n") != len(script.Steps) {
+				if status, body := rec.snapshot(); status != 200 || strings.Count(body, "\n\n") != len(script.Frames) {
 					t.Errorf("status %d, body:\n%s", status, body)
 				}
 				// Each event waits for its own moment: all but the last are
 				// flushed before the next wait; net/http flushes the last one
 				// with the end of the body as the handler returns.
 				waits := 0
-				for _, step := range script.Steps {
+				for _, step := range script.Frames {
 					if step.After > 0 {
 						waits++
 					}

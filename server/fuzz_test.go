@@ -95,7 +95,7 @@ func FuzzRunRequest(f *testing.F) {
 // continued is what a resume the server accepted must play: the first
 // continuation its answers match, their ids unbound; the resume must be
 // one the engine accepts for the interrupts the script raised.
-func continued(t *testing.T, s script.Script, in agui.Input, answers []agui.Answer) []script.Step {
+func continued(t *testing.T, s script.Script, in agui.Input, answers []agui.Answer) []script.Frame {
 	t.Helper()
 	var ids []string
 	p := agui.Pending{ThreadID: in.ThreadID}

@@ -13,8 +13,8 @@ import (
 // cannot close in order; RUN_ERROR too when no run has begun ("a run can
 // fail before it begins"). Nil when the last run already ended. sent is
 // what the stream wrote so far.
-func closingEvent(sent []script.Step) []byte {
-	var active *script.Step
+func closingEvent(sent []script.Frame) []byte {
+	var active *script.Frame
 	open, events := 0, 0
 	for _, st := range sent {
 		if st.Event == nil {

@@ -14,7 +14,7 @@ import (
 
 // appendFrame adds one step in the AG-UI SSE framing: an event as one data
 // line, a comment as one ":" line; LF only, and a blank line after.
-func appendFrame(buf []byte, step script.Step) []byte {
+func appendFrame(buf []byte, step script.Frame) []byte {
 	if step.Event == nil {
 		buf = append(buf, ": "...)
 		buf = append(buf, step.Comment...)
@@ -47,7 +47,7 @@ type Disposal struct {
 type stream struct {
 	w            io.Writer
 	rc           *http.ResponseController
-	steps        []script.Step // the script, as this run sends it
+	steps        []script.Frame // the script, as this run sends it
 	req          runInput
 	noDelay      bool
 	writeTimeout time.Duration
@@ -131,7 +131,7 @@ func (s *stream) stop(ctx context.Context, d Disposal) Disposal {
 	if event == nil {
 		return d
 	}
-	frame := appendFrame(nil, script.Step{Event: event})
+	frame := appendFrame(nil, script.Frame{Event: event})
 	if err := s.rc.SetWriteDeadline(time.Now().Add(time.Second)); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		return d
 	}

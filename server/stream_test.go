@@ -124,8 +124,8 @@ func TestEveryScriptMatchesItsGoldenStream(t *testing.T) {
 				t.Fatalf("status %d, %v", resp.StatusCode, err)
 			}
 			script, _ := fixtures.Lookup(scenario)
-			if frames := strings.Count(string(raw), "\n\n"); frames != len(script.Steps) {
-				t.Errorf("%d frames for %d steps", frames, len(script.Steps))
+			if frames := strings.Count(string(raw), "\n\n"); frames != len(script.Frames) {
+				t.Errorf("%d frames for %d steps", frames, len(script.Frames))
 			}
 			got, err := readEvents(iotest.OneByteReader(bytes.NewReader(raw)))
 			if err != nil {

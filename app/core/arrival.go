@@ -45,8 +45,8 @@ func arrive(m Model, msg Received, v Verdict) Model {
 	if len(text) > maxArrivalBytes {
 		text = text[:maxArrivalBytes]
 	}
-	a := Arrival{Seq: seq, At: msg.At, Type: string(msg.Step.Type), Size: len(msg.JSON), Verdict: v, JSON: string(text)}
-	for _, w := range msg.Step.Warnings {
+	a := Arrival{Seq: seq, At: msg.At, Type: string(msg.Judgement.Type), Size: len(msg.JSON), Verdict: v, JSON: string(text)}
+	for _, w := range msg.Judgement.Warnings {
 		a.Warnings = append(a.Warnings, Clip(w.Text))
 	}
 	m.Arrivals = appendBounded(m.Arrivals, a, MaxArrivals)

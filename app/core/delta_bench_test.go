@@ -60,7 +60,7 @@ func streaming(tb testing.TB, n int) (core.Model, *agui.Consumer) {
 // Update. Each run has an engine whose state is the same every time.
 func delta(tb testing.TB, m core.Model, c *agui.Consumer, event []byte) core.Model {
 	step := c.Feed(event)
-	next, _ := core.Update(m, core.Received{Generation: 1, JSON: event, Step: step})
+	next, _ := core.Update(m, core.Received{Generation: 1, JSON: event, Judgement: step})
 	return next
 }
 
@@ -142,9 +142,9 @@ func BenchmarkUpdateSnapshot(b *testing.B) {
 				b.StopTimer()
 				in, _ := m.Run.Input()
 				c, _ := agui.NewConsumer(in, agui.Options{State: core.NewServices(), Refusals: agui.Fail})
-				m1, _ := core.Update(m, core.Received{Generation: 1, JSON: started, Step: c.Feed(started)})
+				m1, _ := core.Update(m, core.Received{Generation: 1, JSON: started, Judgement: c.Feed(started)})
 				b.StartTimer()
-				if next, _ := core.Update(m1, core.Received{Generation: 1, JSON: event, Step: c.Feed(event)}); next.Wire.Len() != n {
+				if next, _ := core.Update(m1, core.Received{Generation: 1, JSON: event, Judgement: c.Feed(event)}); next.Wire.Len() != n {
 					b.Fatalf("not applied: %#v", next.Lifecycle)
 				}
 			}

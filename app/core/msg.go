@@ -36,7 +36,7 @@ type Received struct {
 	At         time.Duration
 	Now        time.Time
 	JSON       []byte
-	Step       agui.Step
+	Judgement  agui.Judgement
 	// Conversation is the engine's conversation after this event, a JSON
 	// array, when the event left the requested run interrupted: the
 	// resumed run's input carries it. Nil otherwise.

@@ -24,10 +24,10 @@ type Rejection struct {
 }
 
 // rejection reads the evidence of a refused update from the engine's step.
-func rejection(runID string, step agui.Step, ops int) Rejection {
-	r := Rejection{RunID: runID, Event: step.Type, Index: -1, Ops: ops, Reason: Clip(step.Update.Refusal.Error())}
+func rejection(runID string, step agui.Judgement, ops int) Rejection {
+	r := Rejection{RunID: runID, Event: step.Type, Index: -1, Ops: ops, Reason: Clip(step.Change.Refusal.Error())}
 	var pe *jsonpatch.Error
-	if errors.As(step.Update.Refusal, &pe) {
+	if errors.As(step.Change.Refusal, &pe) {
 		r.Index, r.Reason = pe.Index, Clip(pe.Reason)
 		if pe.Index >= 0 {
 			r.Op, r.Path = Clip(pe.Op), Clip(pe.Path)

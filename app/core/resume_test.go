@@ -200,7 +200,7 @@ func TestAnAnswerClosesTheInterruptedStream(t *testing.T) {
 		t.Fatalf("cmd %#v", cmd)
 	}
 	before := p.m
-	p.send(core.Received{Generation: 1, JSON: []byte(`{"type":"RUN_ERROR","message":"late"}`), Step: agui.Step{Type: "RUN_ERROR"}}, core.StreamClosed{Generation: 1})
+	p.send(core.Received{Generation: 1, JSON: []byte(`{"type":"RUN_ERROR","message":"late"}`), Judgement: agui.Judgement{Type: "RUN_ERROR"}}, core.StreamClosed{Generation: 1})
 	if !reflect.DeepEqual(p.m, before) {
 		t.Errorf("a stale event changed the resumed run: %#v %+v", p.m.Lifecycle, p.m.Arrivals)
 	}

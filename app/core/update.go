@@ -188,13 +188,13 @@ func closeConnection(m Model) (Model, Cmd) {
 // receive acts on one judged event of the open connection (rules 2, 3, 4,
 // 6 and 8).
 func receive(m Model, msg Received) (Model, Cmd) {
-	step, runID := msg.Step, m.Run.RunID
+	step, runID := msg.Judgement, m.Run.RunID
 	m.Warned += len(step.Warnings)
 	for _, w := range step.Warnings {
 		m = logf(m, runID, Warning, "%s", Clip(w.Text))
 	}
 	if v := step.Violation; v != nil {
-		if step.Update.Kind == agui.Refused { // this demo refused the state (rule 4)
+		if step.Change.Kind == agui.Refused { // this demo refused the state (rule 4)
 			r := rejection(runID, step, countOps(msg.JSON))
 			m.Rejections = appendBounded(m.Rejections, r, MaxRejections)
 			m = arrive(m, msg, Refused)
@@ -260,11 +260,11 @@ func runStarted(m Model, r *agui.Run) (Model, Verdict) {
 
 // stateChanged (rules 2 and 3): the requested run's applied state is the
 // screen's data; the first one is the baseline.
-func stateChanged(m Model, step agui.Step) (Model, Verdict) {
-	if !requested(step.Run) || step.Update.Kind != agui.Applied {
+func stateChanged(m Model, step agui.Judgement) (Model, Verdict) {
+	if !requested(step.Run) || step.Change.Kind != agui.Applied {
 		return m, Checked
 	}
-	w := step.Update.State.(Services).Wire
+	w := step.Change.State.(Services).Wire
 	m.Wire = &w
 	m.Accepted++
 	what := fmt.Sprintf("snapshot of %d services", w.Len())

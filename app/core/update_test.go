@@ -123,7 +123,7 @@ func TestInvalidRunRefusesAtomically(t *testing.T) {
 	// What was queued behind it is shown as after the end, never applied.
 	frozen := p.m
 	for _, f := range evs[4:] {
-		p.send(core.Received{Generation: 1, JSON: []byte(f), Step: agui.Step{Type: "STATE_DELTA"}})
+		p.send(core.Received{Generation: 1, JSON: []byte(f), Judgement: agui.Judgement{Type: "STATE_DELTA"}})
 	}
 	p.send(core.StreamClosed{Generation: 1})
 	if p.m.Wire != frozen.Wire || p.m.Lifecycle != frozen.Lifecycle || len(p.m.Arrivals) != len(frozen.Arrivals)+2 {

@@ -88,7 +88,7 @@ func (c Client) Stream(ctx context.Context, run core.Run, send func(core.Msg)) {
 			yieldToPage()
 		}
 		send(msg)
-		if msg.Step.Violation != nil {
+		if msg.Judgement.Violation != nil {
 			return // the engine accepts nothing more of this stream
 		}
 	}
@@ -131,7 +131,7 @@ func (c Client) open(ctx context.Context, in agui.Input) (io.ReadCloser, error) 
 // may answer before the stream ends.
 func Judge(run core.Run, c *agui.Consumer, data []byte, at time.Duration, now time.Time) core.Received {
 	step := c.Feed(data)
-	msg := core.Received{Generation: run.Generation, At: at, Now: now, JSON: append([]byte(nil), data...), Step: step}
+	msg := core.Received{Generation: run.Generation, At: at, Now: now, JSON: append([]byte(nil), data...), Judgement: step}
 	if _, interrupted := c.Pending(); interrupted {
 		msg.Conversation = jsonpatch.Encode(jsonpatch.NewArray(c.Messages()))
 	}

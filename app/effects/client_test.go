@@ -138,8 +138,8 @@ func kinds(msgs []core.Msg) []string {
 	for _, m := range msgs {
 		switch m := m.(type) {
 		case core.Received:
-			s := string(m.Step.Type)
-			if v := m.Step.Violation; v != nil {
+			s := string(m.Judgement.Type)
+			if v := m.Judgement.Violation; v != nil {
 				s += " (" + v.Rule.ID + ")"
 			}
 			out = append(out, s)
@@ -165,7 +165,7 @@ func TestFragmentedFramesAndSplitUTF8(t *testing.T) {
 	if got := kinds(msgs); strings.Join(got, " | ") != strings.Join(want, " | ") {
 		t.Fatalf("got %v, want %v", got, want)
 	}
-	w := msgs[1].(core.Received).Step.Update.State.(core.Services).Wire
+	w := msgs[1].(core.Received).Judgement.Change.State.(core.Services).Wire
 	if w.At(0).Name != "Zürich ☕" {
 		t.Errorf("snapshot %+v", w.Services())
 	}
@@ -221,7 +221,7 @@ func TestTheEngineJudgesTheStream(t *testing.T) {
 	if got := kinds(msgs); strings.Join(got, "|") != "RUN_STARTED|NOT_AG_UI|RUN_FINISHED|closed " {
 		t.Errorf("an unknown type is dropped, not fatal: %v", got)
 	}
-	if w := msgs[1].(core.Received).Step.Warnings; len(w) != 1 || !strings.Contains(w[0].Text, "NOT_AG_UI") {
+	if w := msgs[1].(core.Received).Judgement.Warnings; len(w) != 1 || !strings.Contains(w[0].Text, "NOT_AG_UI") {
 		t.Errorf("warnings %v", w)
 	}
 	msgs = collect(t, sse(started, "data: "+`{"type":"CUSTOM","name":"x","value":"`+strings.Repeat("x", 1<<20)+`"}`+"\n\n"))
@@ -248,7 +248,7 @@ func TestABigSnapshotThroughTheStream(t *testing.T) {
 	if got := kinds(msgs); strings.Join(got, "|") != "RUN_STARTED|STATE_SNAPSHOT|RUN_FINISHED|closed " {
 		t.Fatalf("kinds %v", got)
 	}
-	if n := msgs[1].(core.Received).Step.Update.State.(core.Services).Wire.Len(); n != 2000 {
+	if n := msgs[1].(core.Received).Judgement.Change.State.(core.Services).Wire.Len(); n != 2000 {
 		t.Errorf("the snapshot holds %d services", n)
 	}
 }
@@ -423,7 +423,7 @@ func TestTheResumedRunIsJudgedAsAContinuation(t *testing.T) {
 	if len(msgs) != 3 {
 		t.Fatalf("%s", kinds(msgs))
 	}
-	if w := msgs[1].(core.Received).Step.Warnings; len(w) != 1 || w[0].Rule.ID != agui.ResumeUnanswered.ID {
+	if w := msgs[1].(core.Received).Judgement.Warnings; len(w) != 1 || w[0].Rule.ID != agui.ResumeUnanswered.ID {
 		t.Errorf("warnings %+v", w)
 	}
 }
@@ -438,12 +438,12 @@ func TestAnInterruptCarriesTheConversation(t *testing.T) {
 	}
 	msgs := collectRun(t, core.Run{Generation: 1, ThreadID: "t", RunID: "r", Scenario: "approval"}, sse(frames...))
 	last := msgs[len(msgs)-2].(core.Received)
-	if last.Step.Type != agui.RunFinished || !strings.Contains(string(last.Conversation), `"call-rollback"`) || last.Now.IsZero() {
-		t.Errorf("the interrupt: %s %s %v", last.Step.Type, last.Conversation, last.Now)
+	if last.Judgement.Type != agui.RunFinished || !strings.Contains(string(last.Conversation), `"call-rollback"`) || last.Now.IsZero() {
+		t.Errorf("the interrupt: %s %s %v", last.Judgement.Type, last.Conversation, last.Now)
 	}
 	for _, m := range msgs[:len(msgs)-2] {
 		if m.(core.Received).Conversation != nil {
-			t.Errorf("%s carries the conversation", m.(core.Received).Step.Type)
+			t.Errorf("%s carries the conversation", m.(core.Received).Judgement.Type)
 		}
 	}
 }

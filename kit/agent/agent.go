@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
 // DefaultTimeout bounds an exchange when the Request says nothing.
@@ -45,9 +46,9 @@ type dialer = func(ctx context.Context, network, addr string) (net.Conn, error)
 type Exchange struct {
 	Sent      []byte // the request body
 	Transport Transport
-	Frames    []Frame   // every event and comment, in order (with Request.Keep)
-	Failures  []Finding // what failed at the transport
-	Notes     []string  // legal, but worth knowing: SSE fields AG-UI ignores, and such
+	Frames    []script.Frame // every event and comment, in order (with Request.Keep)
+	Failures  []Finding      // what failed at the transport
+	Notes     []string       // legal, but worth knowing: SSE fields AG-UI ignores, and such
 
 	// The engine's verdict.
 	Violation *agui.Violation // the first rule the stream broke
@@ -62,13 +63,6 @@ type Exchange struct {
 	Interrupted *agui.Pending
 	next        agui.Input // what a run that continues this one starts from
 	nextErr     error      // why there is none
-}
-
-// Frame is one event or comment, as it arrived.
-type Frame struct {
-	After   time.Duration // since the previous frame; the first, since the request was sent
-	Event   []byte        // the event's data, as sent; nil for a comment
-	Comment string
 }
 
 // The causes a run's context ends with, besides its caller's.

@@ -7,15 +7,16 @@ import (
 
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/agui/sse"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
 // Capture is an SSE stream as a file holds it: what `curl -N` writes, or
 // a server's golden stream. It is read as a live stream is (the same
 // reader and framing checks), without the timing.
 type Capture struct {
-	Frames   []Frame   // every event and comment, in order; no delays
-	Failures []Finding // the stream ended inside an event, or an event is over the engine's bound
-	Notes    []string  // SSE fields AG-UI ignores, and such
+	Frames   []script.Frame // every event and comment, in order; no delays
+	Failures []Finding      // the stream ended inside an event, or an event is over the engine's bound
+	Notes    []string       // SSE fields AG-UI ignores, and such
 }
 
 // IsCapture reports whether data looks like an SSE stream rather than a
@@ -54,13 +55,13 @@ func IsCapture(data []byte) bool {
 // gives no meaning to noted and skipped.
 func ReadCapture(data []byte) Capture {
 	var c Capture
-	watch := &framing{comment: func(text string) { c.Frames = append(c.Frames, Frame{Comment: text}) }}
+	watch := &framing{comment: func(text string) { c.Frames = append(c.Frames, script.Frame{Comment: text}) }}
 	events := sse.NewReader(bytes.NewReader(data), agui.MaxEventBytes)
 	events.OnLine = watch.line
 	for {
 		event, err := events.Next()
 		if err == nil {
-			c.Frames = append(c.Frames, Frame{Event: bytes.Clone(event)})
+			c.Frames = append(c.Frames, script.Frame{Event: bytes.Clone(event)})
 			continue
 		}
 		switch {

@@ -38,7 +38,7 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 	run.lastArrival = run.ex.Transport.Answered
 	watch := &framing{comment: func(text string) {
 		run.ex.Transport.Comments++
-		run.frame(Frame{Comment: text})
+		run.frame(script.Frame{Comment: text})
 	}}
 	events := sse.NewReader(arrivals{body, run}, agui.MaxEventBytes)
 	events.OnLine = watch.line
@@ -50,7 +50,7 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 			break
 		}
 		run.ex.Transport.Events++
-		run.frame(Frame{Event: append([]byte(nil), data...)})
+		run.frame(script.Frame{Event: append([]byte(nil), data...)})
 		if step := consumer.Feed(data); step.Violation != nil && run.ex.Violation == nil {
 			run.ex.Violation = step.Violation
 		}
@@ -89,7 +89,7 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 }
 
 // frame notes one frame's arrival, and keeps it if asked.
-func (run *reading) frame(f Frame) {
+func (run *reading) frame(f script.Frame) {
 	now := time.Since(run.start)
 	f.After, run.lastFrame = now-run.lastFrame, now
 	if !run.Keep {

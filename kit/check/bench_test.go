@@ -28,7 +28,7 @@ func BenchmarkCorpusReplay(b *testing.B) {
 			b.Fatal(err)
 		}
 		scripts = append(scripts, s)
-		for _, st := range s.Steps {
+		for _, st := range s.Frames {
 			if st.Event != nil {
 				events++
 			}

@@ -78,7 +78,7 @@ func resume(s script.Script, main Replay, c script.Continuation) (Replay, *Failu
 	if err != nil {
 		return Replay{}, &Failure{Rule: ResumeRule, Text: "the resume cannot be built: " + err.Error()}
 	}
-	stream := script.Script{Name: c.Name, Steps: c.Steps}
+	stream := script.Script{Name: c.Name, Frames: c.Frames}
 	_, run := firstRun(stream)
 	in, err := main.Pending.Resume(base, run, answersOf(c, main.Pending.Interrupts), time.Now())
 	if err != nil {

@@ -129,7 +129,7 @@ func File(path string, useExpect bool) []Result {
 func capture(name string, c agent.Capture, useExpect bool) Result {
 	s := script.Script{Name: name}
 	for _, f := range c.Frames {
-		s.Steps = append(s.Steps, script.Step{Event: f.Event, Comment: f.Comment})
+		s.Frames = append(s.Frames, script.Frame{Event: f.Event, Comment: f.Comment})
 	}
 	res := Script(s, useExpect)
 	for _, f := range c.Failures {

@@ -36,8 +36,8 @@ type judging struct {
 	violation *agui.Violation // the first rule the stream broke
 	whole     bool            // the stream was judged to its end
 	watch     framing
-	frames    []agent.Frame // for the log
-	kept      int           // their bytes
+	frames    []script.Frame // for the log
+	kept      int            // their bytes
 	keep      bool
 	last      time.Time // when the last frame arrived
 }
@@ -287,7 +287,7 @@ func (j *judging) readAnswer(a answer, in agui.Input, opts agui.Options) {
 func (j *judging) readStream(body io.Reader) {
 	j.watch.comment = func(text string) {
 		j.run.Comments++
-		j.frame(agent.Frame{Comment: text})
+		j.frame(script.Frame{Comment: text})
 	}
 	events := sse.NewReader(body, agui.MaxEventBytes)
 	events.OnLine = j.watch.line
@@ -299,7 +299,7 @@ func (j *judging) readStream(body io.Reader) {
 			break
 		}
 		j.run.Events++
-		j.frame(agent.Frame{Event: bytes.Clone(data)})
+		j.frame(script.Frame{Event: bytes.Clone(data)})
 		if step := j.consumer.Feed(data); step.Violation != nil && j.violation == nil {
 			j.violation = step.Violation
 		}
@@ -368,7 +368,7 @@ func (j *judging) readStream(body io.Reader) {
 
 // frame notes one frame, and keeps it for the log while a script may
 // hold it.
-func (j *judging) frame(f agent.Frame) {
+func (j *judging) frame(f script.Frame) {
 	at := j.stream.arrival()
 	f.After, j.last = at.Sub(j.last), at
 	if !j.keep {

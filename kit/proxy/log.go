@@ -8,6 +8,7 @@ import (
 	"github.com/agent-analysis/agent-analysis/internal/atomicfile"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 	"github.com/agent-analysis/agent-analysis/kit/record"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
 // LogPath is the file the nth run logged goes to: path itself for the
@@ -25,7 +26,7 @@ func LogPath(path string, n int) string {
 // log writes a run as a script, as record does (record.Script: the input
 // sent, every frame with its delay, the agent's generated ids replaced by
 // stable placeholders), whole or not at all.
-func (p *Proxy) log(r *Run, frames []agent.Frame) {
+func (p *Proxy) log(r *Run, frames []script.Frame) {
 	ex := agent.Exchange{Sent: r.sent, Frames: frames}
 	ex.Transport.Events = r.Events
 	s, err := record.Script(ex, p.cfg.Upstream)

@@ -112,7 +112,7 @@ func Script(ex agent.Exchange, from string) (Recording, error) {
 	if err != nil {
 		return Recording{}, err
 	}
-	s := script.Script{Description: "Recorded from " + agent.RedactURL(from) + ".", Input: input, Steps: steps}
+	s := script.Script{Description: "Recorded from " + agent.RedactURL(from) + ".", Input: input, Frames: steps}
 	return Recording{s, m}, nil
 }
 
@@ -143,17 +143,17 @@ func (rec *Recording) addContinuation(name string, r agent.Resumed) error {
 	if err != nil {
 		return fmt.Errorf("the resumed run: %v", err)
 	}
-	c.Steps = steps
+	c.Frames = steps
 	rec.Continuations = append(rec.Continuations, c)
 	return nil
 }
 
 // steps are frames as a script's steps, ids replaced.
-func (m *ids) steps(frames []agent.Frame) ([]script.Step, error) {
-	var out []script.Step
+func (m *ids) steps(frames []script.Frame) ([]script.Frame, error) {
+	var out []script.Frame
 	event := 0
 	for _, f := range frames {
-		step := script.Step{After: f.After.Round(time.Millisecond), Comment: f.Comment}
+		step := script.Frame{After: f.After.Round(time.Millisecond), Comment: f.Comment}
 		if f.Event != nil {
 			var err error
 			if step.Event, err = objectOf(f.Event); err == nil {

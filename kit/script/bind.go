@@ -46,7 +46,7 @@ func UnbindInterrupt(sent, threadID string, raised []string) (id, other string, 
 func (s Script) Interrupts() []agui.Interrupt {
 	_, fromRun := s.Requested()
 	var out []agui.Interrupt
-	for _, st := range s.Steps {
+	for _, st := range s.Frames {
 		if _, run := st.RunIDs(); st.Type != "RUN_FINISHED" || run != fromRun {
 			continue
 		}

@@ -18,11 +18,11 @@ import (
 
 // Continuation is one way a script's interrupted run goes on.
 type Continuation struct {
-	Name  string
-	When  []Match // every one must match an answer of the resume
-	Steps []Step
-	Extra map[string]json.RawMessage // its other members ("outcome", …)
-	Line  int                        // where it starts in its file, from 1
+	Name   string
+	When   []Match // every one must match an answer of the resume
+	Frames []Frame
+	Extra  map[string]json.RawMessage // its other members ("outcome", …)
+	Line   int                        // where it starts in its file, from 1
 }
 
 // Match is what a resume must answer one interrupt with for a
@@ -76,7 +76,7 @@ func readContinuations(raw json.RawMessage, data []byte) ([]Continuation, error)
 }
 
 // readContinuation reads one continuation, found at from in data.
-// Its error's line is 0 unless a step says where.
+// Its error's line is 0 unless a frame says where.
 func readContinuation(item json.RawMessage, data []byte, from int) (Continuation, *Error) {
 	fail := func(format string, args ...any) (Continuation, *Error) {
 		return Continuation{}, &Error{Reason: fmt.Sprintf(format, args...)}
@@ -110,12 +110,12 @@ func readContinuation(item json.RawMessage, data []byte, from int) (Continuation
 	if len(head.Stream) == 0 {
 		return fail("%q: the stream holds no event", c.Name)
 	}
-	steps, err := readSteps(head.Stream, data, from)
+	frames, err := readFrames(head.Stream, data, from)
 	if err != nil {
 		err.Reason = fmt.Sprintf("%q: %s", c.Name, err.Reason)
 		return Continuation{}, err
 	}
-	c.Steps = steps
+	c.Frames = frames
 	for k, v := range members {
 		switch k {
 		case "name", "when", "stream":

@@ -52,8 +52,8 @@ func TestParseReadsContinuations(t *testing.T) {
 		string(yes.When[0].Payload) != `{"ok":true,"n":1}` || string(yes.Extra["outcome"]) != `{"status": "Completed"}` {
 		t.Errorf("yes = %+v", yes)
 	}
-	if len(yes.Steps) != 2 || yes.Steps[0].Line != 17 || yes.Steps[1].Line != 18 || yes.Steps[1].Type != "RUN_FINISHED" {
-		t.Errorf("steps %+v", yes.Steps)
+	if len(yes.Frames) != 2 || yes.Frames[0].Line != 17 || yes.Frames[1].Line != 18 || yes.Frames[1].Type != "RUN_FINISHED" {
+		t.Errorf("frames %+v", yes.Frames)
 	}
 	if any := s.Continuations[1]; any.When[0].Status != "" || any.When[0].Payload != nil || any.Line != 20 {
 		t.Errorf("any = %+v", any)
@@ -166,13 +166,13 @@ func TestInterruptsAreBoundToTheRequestsThread(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	steps := s.ForRequest("t1", "r1")
+	frames := s.ForRequest("t1", "r1")
 	want := `{"type":"RUN_FINISHED","threadId":"t1","runId":"r1","outcome":{"type":"interrupt","interrupts":[` +
 		`{"id":"a@t1","reason":"confirmation","toolCallId":"c1","expiresAt":"2026-01-01T00:00:00Z","responseSchema":{"type":"object"}},{"id":"b@t1","reason":"input"}]}}`
-	if got := string(steps[1].Event); got != want {
+	if got := string(frames[1].Event); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	if th, run := steps[1].RunIDs(); th != "t1" || run != "r1" {
+	if th, run := frames[1].RunIDs(); th != "t1" || run != "r1" {
 		t.Errorf("ids %s %s", th, run)
 	}
 	s.Continuations = nil
@@ -218,12 +218,12 @@ func TestEncodeWritesContinuations(t *testing.T) {
 		b := back.Continuations[i]
 		bw, cw := b.When[0], c.When[0]
 		if b.Name != c.Name || len(b.When) != len(c.When) || bw.InterruptID != cw.InterruptID || bw.Status != cw.Status || string(bw.Payload) != string(cw.Payload) ||
-			len(b.Steps) != len(c.Steps) || len(b.Extra) != len(c.Extra) {
+			len(b.Frames) != len(c.Frames) || len(b.Extra) != len(c.Extra) {
 			t.Errorf("continuation %d: %+v, want %+v", i, b, c)
 		}
-		for j, st := range c.Steps {
-			if string(b.Steps[j].Event) != string(st.Event) || b.Steps[j].After != st.After || b.Steps[j].Comment != st.Comment {
-				t.Errorf("continuation %d step %d: %+v", i, j, b.Steps[j])
+		for j, st := range c.Frames {
+			if string(b.Frames[j].Event) != string(st.Event) || b.Frames[j].After != st.After || b.Frames[j].Comment != st.Comment {
+				t.Errorf("continuation %d frame %d: %+v", i, j, b.Frames[j])
 			}
 		}
 	}

@@ -14,7 +14,7 @@ import (
 
 // Encode writes the script in this project's own format, the one the
 // fixtures are written in and record writes: an object whose "stream"
-// holds {"afterMs", "event"} and {"afterMs", "comment"} steps, indented
+// holds {"afterMs", "event"} and {"afterMs", "comment"} frames, indented
 // by two spaces. Events and the input are written as they are (only
 // their whitespace changes), so Parse gives back the same events, byte
 // for byte.
@@ -40,7 +40,7 @@ func (s Script) Encode() ([]byte, error) {
 	if s.Input != nil {
 		member("input", s.Input)
 	}
-	member("stream", encodeSteps(s.Steps))
+	member("stream", encodeFrames(s.Frames))
 	if len(s.Continuations) > 0 {
 		list := []byte{'['}
 		for i, c := range s.Continuations {
@@ -59,7 +59,7 @@ func (s Script) Encode() ([]byte, error) {
 				list, _ = jsontext.AppendQuote(list, name)
 				list = append(append(list, ':'), c.Extra[name]...)
 			}
-			list = append(append(list, `,"stream":`...), encodeSteps(c.Steps)...)
+			list = append(append(list, `,"stream":`...), encodeFrames(c.Frames)...)
 			list = append(list, '}')
 		}
 		member("continuations", append(list, ']'))
@@ -78,11 +78,11 @@ func (s Script) Encode() ([]byte, error) {
 	return append(out.Bytes(), '\n'), nil
 }
 
-// encodeSteps is a stream of {"afterMs", "event"} and {"afterMs",
-// "comment"} steps.
-func encodeSteps(steps []Step) []byte {
+// encodeFrames is a stream of {"afterMs", "event"} and {"afterMs",
+// "comment"} frames.
+func encodeFrames(frames []Frame) []byte {
 	stream := []byte{'['}
-	for i, st := range steps {
+	for i, st := range frames {
 		if i > 0 {
 			stream = append(stream, ',')
 		}

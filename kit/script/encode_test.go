@@ -23,7 +23,7 @@ func compact(t *testing.T, raw json.RawMessage) string {
 	return b.String()
 }
 
-// What Encode writes, Parse reads back: the same steps, events byte for
+// What Encode writes, Parse reads back: the same frames, events byte for
 // byte, and the same members.
 func roundTrip(t *testing.T, s script.Script) script.Script {
 	t.Helper()
@@ -35,13 +35,13 @@ func roundTrip(t *testing.T, s script.Script) script.Script {
 	if err != nil {
 		t.Fatalf("%v in\n%s", err, data)
 	}
-	if len(back.Steps) != len(s.Steps) {
-		t.Fatalf("%d steps, want %d", len(back.Steps), len(s.Steps))
+	if len(back.Frames) != len(s.Frames) {
+		t.Fatalf("%d frames, want %d", len(back.Frames), len(s.Frames))
 	}
-	for i, st := range s.Steps {
-		got := back.Steps[i]
+	for i, st := range s.Frames {
+		got := back.Frames[i]
 		if !bytes.Equal(got.Event, st.Event) || got.Comment != st.Comment || got.After != st.After || got.Type != st.Type {
-			t.Errorf("step %d: %+v, want %+v", i, got, st)
+			t.Errorf("frame %d: %+v, want %+v", i, got, st)
 		}
 	}
 	if compact(t, back.Input) != compact(t, s.Input) || compact(t, back.Expect) != compact(t, s.Expect) ||
@@ -73,7 +73,7 @@ func TestEncodeKeepsEventsAsWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := roundTrip(t, s)
-	if back.Name != "tricky" || back.Steps[1].After != 1500*time.Microsecond {
+	if back.Name != "tricky" || back.Frames[1].After != 1500*time.Microsecond {
 		t.Errorf("%+v", back)
 	}
 	data, _ := s.Encode()
@@ -83,7 +83,7 @@ func TestEncodeKeepsEventsAsWritten(t *testing.T) {
 }
 
 func TestEncodeRefusesWhatIsNotJSON(t *testing.T) {
-	s := script.Script{Steps: []script.Step{{Event: json.RawMessage(`{"type":`)}}}
+	s := script.Script{Frames: []script.Frame{{Event: json.RawMessage(`{"type":`)}}}
 	if _, err := s.Encode(); err == nil || !strings.Contains(err.Error(), "not JSON") {
 		t.Errorf("%v", err)
 	}

@@ -15,7 +15,7 @@ import (
 func TestReadFileNamesAScriptAfterItsFile(t *testing.T) {
 	dir := t.TempDir()
 	s, err := ReadFile(testfile.Write(t, dir, "mine.jsonl", `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`+"\n"))
-	if err != nil || s.Name != "mine" || len(s.Steps) != 1 {
+	if err != nil || s.Name != "mine" || len(s.Frames) != 1 {
 		t.Fatalf("%+v %v", s, err)
 	}
 	s, err = ReadFile(testfile.Write(t, dir, "other.json", `{"name":"says-so","stream":[{"type":"A"}]}`))

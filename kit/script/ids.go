@@ -75,8 +75,8 @@ func stringMember(data []byte, name string) (value string, ok bool) {
 }
 
 // RunIDs are a RUN_STARTED's or RUN_FINISHED's threadId and runId as
-// written; "" for any other step.
-func (st Step) RunIDs() (thread, run string) {
+// written; "" for any other frame.
+func (st Frame) RunIDs() (thread, run string) {
 	if st.Type != "RUN_STARTED" && st.Type != "RUN_FINISHED" {
 		return "", ""
 	}
@@ -101,7 +101,7 @@ func (s Script) Requested() (thread, run string) {
 		return thread, run
 	}
 	thread, run = "", ""
-	for _, st := range s.Steps {
+	for _, st := range s.Frames {
 		if st.Type == "RUN_STARTED" {
 			thread, run = st.RunIDs()
 		}
@@ -109,34 +109,34 @@ func (s Script) Requested() (thread, run string) {
 	return thread, run
 }
 
-// ForRequest is the script's steps as a request of these ids receives
+// ForRequest is the script's frames as a request of these ids receives
 // them: when the script has continuations, with its interrupts bound to
 // the request's thread (BindInterrupt).
-func (s Script) ForRequest(threadID, runID string) []Step {
+func (s Script) ForRequest(threadID, runID string) []Frame {
 	fromThread, fromRun := s.Requested()
-	return renamed(s.Steps, fromThread, fromRun, threadID, runID, len(s.Continuations) > 0)
+	return renamed(s.Frames, fromThread, fromRun, threadID, runID, len(s.Continuations) > 0)
 }
 
-// Continue is a continuation's steps as the request that resumes the
+// Continue is a continuation's frames as the request that resumes the
 // script's run receives them: its run (the last it starts) takes the
 // request's run id, the script's thread the request's thread id.
-func (s Script) Continue(c Continuation, threadID, runID string) []Step {
+func (s Script) Continue(c Continuation, threadID, runID string) []Frame {
 	fromThread, _ := s.Requested()
 	fromRun := ""
-	for _, st := range c.Steps {
+	for _, st := range c.Frames {
 		if st.Type == "RUN_STARTED" {
 			_, fromRun = st.RunIDs()
 		}
 	}
-	return renamed(c.Steps, fromThread, fromRun, threadID, runID, false)
+	return renamed(c.Frames, fromThread, fromRun, threadID, runID, false)
 }
 
-// renamed is steps with the ids from* replaced by the request's, and, if
+// renamed is frames with the ids from* replaced by the request's, and, if
 // bind, the interrupts that the requested run's RUN_FINISHED raises bound
 // to the request's thread.
-func renamed(steps []Step, fromThread, fromRun, threadID, runID string, bind bool) []Step {
-	out := make([]Step, len(steps))
-	for i, st := range steps {
+func renamed(frames []Frame, fromThread, fromRun, threadID, runID string, bind bool) []Frame {
+	out := make([]Frame, len(frames))
+	for i, st := range frames {
 		out[i] = st
 		_, finishes := st.RunIDs()
 		raises := bind && st.Type == "RUN_FINISHED" && finishes == fromRun

@@ -33,7 +33,7 @@ type Script struct {
 	Description string
 	Input       json.RawMessage // the run input it was recorded with or is meant for; nil if none
 	Peer        string          // client.maxProtocolVersion: the producer is older than 1.0
-	Steps       []Step
+	Frames      []Frame
 	Expect      json.RawMessage // what a 1.0 consumer must end with; nil if not said
 	// Continuations are how its interrupted run goes on when resumed
 	// (continuation.go); none for most scripts.
@@ -41,9 +41,9 @@ type Script struct {
 	Extra         map[string]json.RawMessage // other members of a script object
 }
 
-// Step is one frame of a script: an event, or an SSE comment.
-type Step struct {
-	After   time.Duration   // the wait since the previous step
+// Frame is one frame of a script: an event, or an SSE comment.
+type Frame struct {
+	After   time.Duration   // the wait since the previous frame
 	Event   json.RawMessage // the event as written, compact; nil for a comment
 	Type    string          // the event's type as written; "" for a comment or a type that is not a string
 	Comment string          // an SSE comment's text, when Event is nil
@@ -55,7 +55,7 @@ type Step struct {
 // MaxBytes bounds a script file.
 const MaxBytes = 16 << 20
 
-// MaxAfter bounds a step's delay (afterMs).
+// MaxAfter bounds a frame's delay (afterMs).
 const MaxAfter = time.Hour
 
 // Error is a script that cannot be read: where, and why.
@@ -88,7 +88,7 @@ func Parse(data []byte, name string) (Script, error) {
 			return Script{}, err
 		}
 		s := Script{Name: name}
-		return s, s.addSteps(items, data, skipped)
+		return s, s.addFrames(items, data, skipped)
 	case trimmed[0] != '{':
 		return Script{}, &Error{Line: lineAt(data, skipped), Reason: "a script is a JSON array, JSON Lines, or an object with a \"stream\""}
 	}
@@ -138,14 +138,14 @@ func parseLines(data []byte, name string) (Script, error) {
 			err := json.Unmarshal([]byte(line), &v)
 			return Script{}, &Error{Line: i + 1, Reason: "invalid JSON: " + err.Error()}
 		}
-		step, err := readStep(json.RawMessage(line))
+		frame, err := readStep(json.RawMessage(line))
 		if err != nil {
 			return Script{}, &Error{Line: i + 1, Reason: err.Error()}
 		}
-		step.Line = i + 1
-		s.Steps = append(s.Steps, step)
+		frame.Line = i + 1
+		s.Frames = append(s.Frames, frame)
 	}
-	if len(s.Steps) == 0 {
+	if len(s.Frames) == 0 {
 		return Script{}, &Error{Reason: "the file holds no event"}
 	}
 	return s, nil
@@ -189,7 +189,7 @@ func parseObject(data []byte, members map[string]json.RawMessage, name string) (
 			s.Extra[k] = v
 		}
 	}
-	if err := s.addSteps(head.Stream, data, 0); err != nil {
+	if err := s.addFrames(head.Stream, data, 0); err != nil {
 		return Script{}, err
 	}
 	if head.Continuations != nil {
@@ -212,23 +212,23 @@ func lineOf(data []byte, needle string) int {
 	return 0
 }
 
-// addSteps reads the items of a stream, each an event or a step.
-func (s *Script) addSteps(items []json.RawMessage, data []byte, from int) error {
-	steps, err := readSteps(items, data, from)
+// addFrames reads the items of a stream, each an event or a frame.
+func (s *Script) addFrames(items []json.RawMessage, data []byte, from int) error {
+	frames, err := readFrames(items, data, from)
 	if err != nil {
 		return err
 	}
-	s.Steps = append(s.Steps, steps...)
-	if len(s.Steps) == 0 {
+	s.Frames = append(s.Frames, frames...)
+	if len(s.Frames) == 0 {
 		return &Error{Reason: "the stream holds no event"}
 	}
 	return nil
 }
 
-// readSteps reads the items of a stream found in data after from, each
-// an event or a step.
-func readSteps(items []json.RawMessage, data []byte, from int) ([]Step, *Error) {
-	var steps []Step
+// readFrames reads the items of a stream found in data after from, each
+// an event or a frame.
+func readFrames(items []json.RawMessage, data []byte, from int) ([]Frame, *Error) {
+	var frames []Frame
 	offset := from
 	for i, item := range items {
 		line := 0
@@ -236,32 +236,32 @@ func readSteps(items []json.RawMessage, data []byte, from int) ([]Step, *Error) 
 			line = lineAt(data, offset+at)
 			offset += at + len(item)
 		}
-		step, err := readStep(item)
+		frame, err := readStep(item)
 		if err != nil {
 			return nil, &Error{Line: line, Reason: fmt.Sprintf("stream item %d: %v", i, err)}
 		}
-		step.Line = line
-		steps = append(steps, step)
+		frame.Line = line
+		frames = append(frames, frame)
 	}
-	return steps, nil
+	return frames, nil
 }
 
 // readStep reads one stream item: an event (an object with a "type"), or
 // {"afterMs", "event"} or {"afterMs", "comment"}. An event is kept as
 // written (compacted): a script may hold anything, valid AG-UI or not.
-func readStep(item json.RawMessage) (Step, error) {
+func readStep(item json.RawMessage) (Frame, error) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(item, &members); err != nil {
 		if bytes.HasPrefix(bytes.TrimSpace(item), []byte("{")) {
-			return Step{}, err
+			return Frame{}, err
 		}
-		return Step{}, errors.New("an event is a JSON object")
+		return Frame{}, errors.New("an event is a JSON object")
 	}
 	if _, isEvent := members["type"]; isEvent || (members["afterMs"] == nil && members["event"] == nil && members["comment"] == nil) {
 		event := compact(item)
-		step := Step{Event: event}
-		step.Type, step.ids = readEvent(event)
-		return step, nil
+		frame := Frame{Event: event}
+		frame.Type, frame.ids = readEvent(event)
+		return frame, nil
 	}
 	var w struct {
 		AfterMs *float64        `json:"afterMs"`
@@ -271,31 +271,31 @@ func readStep(item json.RawMessage) (Step, error) {
 	dec := json.NewDecoder(bytes.NewReader(item))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&w); err != nil {
-		return Step{}, fmt.Errorf("a step is {\"afterMs\", \"event\"} or {\"afterMs\", \"comment\"}: %v", err)
+		return Frame{}, fmt.Errorf("a frame is {\"afterMs\", \"event\"} or {\"afterMs\", \"comment\"}: %v", err)
 	}
-	var step Step
+	var frame Frame
 	if w.AfterMs != nil {
 		if *w.AfterMs < 0 || *w.AfterMs > float64(MaxAfter/time.Millisecond) {
-			return Step{}, errors.New("afterMs must be between 0 and 3,600,000 (an hour)")
+			return Frame{}, errors.New("afterMs must be between 0 and 3,600,000 (an hour)")
 		}
-		step.After = time.Duration(*w.AfterMs * float64(time.Millisecond))
+		frame.After = time.Duration(*w.AfterMs * float64(time.Millisecond))
 	}
 	switch {
 	case w.Event != nil && w.Comment == nil:
 		if bytes.TrimSpace(w.Event)[0] != '{' {
-			return Step{}, errors.New("an event is a JSON object")
+			return Frame{}, errors.New("an event is a JSON object")
 		}
-		step.Event = compact(w.Event)
-		step.Type, step.ids = readEvent(step.Event)
+		frame.Event = compact(w.Event)
+		frame.Type, frame.ids = readEvent(frame.Event)
 	case w.Comment != nil && w.Event == nil:
 		if strings.ContainsAny(*w.Comment, "\r\n") {
-			return Step{}, errors.New("a comment is one line")
+			return Frame{}, errors.New("a comment is one line")
 		}
-		step.Comment = *w.Comment
+		frame.Comment = *w.Comment
 	default:
-		return Step{}, errors.New("a step has an event or a comment")
+		return Frame{}, errors.New("a frame has an event or a comment")
 	}
-	return step, nil
+	return frame, nil
 }
 
 func compact(raw json.RawMessage) json.RawMessage {
@@ -309,7 +309,7 @@ func compact(raw json.RawMessage) json.RawMessage {
 // Events are the script's events, in order, without comments.
 func (s Script) Events() [][]byte {
 	var out [][]byte
-	for _, st := range s.Steps {
+	for _, st := range s.Frames {
 		if st.Event != nil {
 			out = append(out, st.Event)
 		}

@@ -44,16 +44,16 @@ func TestParseReadsEveryShape(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.Name != tt.want || len(s.Steps) != len(tt.lines) {
-				t.Fatalf("%s with %d steps", s.Name, len(s.Steps))
+			if s.Name != tt.want || len(s.Frames) != len(tt.lines) {
+				t.Fatalf("%s with %d frames", s.Name, len(s.Frames))
 			}
-			for i, st := range s.Steps {
+			for i, st := range s.Frames {
 				if st.Line != tt.lines[i] {
-					t.Errorf("step %d on line %d, want %d", i, st.Line, tt.lines[i])
+					t.Errorf("frame %d on line %d, want %d", i, st.Line, tt.lines[i])
 				}
 			}
-			if last := s.Steps[len(s.Steps)-1]; last.After != tt.after || string(last.Event) != `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}` {
-				t.Errorf("last step %+v", last)
+			if last := s.Frames[len(s.Frames)-1]; last.After != tt.after || string(last.Event) != `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}` {
+				t.Errorf("last frame %+v", last)
 			}
 			if len(s.Events()) != 2 {
 				t.Errorf("%d events", len(s.Events()))
@@ -64,8 +64,8 @@ func TestParseReadsEveryShape(t *testing.T) {
 	if s.Peer != "0.0.57" || string(s.Expect) != `{"outcome": "completed"}` || string(s.Input) != `{"messages": []}` || s.Extra["specPage"] == nil {
 		t.Errorf("corpus fields %+v", s)
 	}
-	if s, _ := Parse([]byte(lines), "x"); s.Steps[1].Comment != "keep-alive" || s.Steps[1].After != 250*time.Millisecond {
-		t.Errorf("comment step %+v", s.Steps[1])
+	if s, _ := Parse([]byte(lines), "x"); s.Frames[1].Comment != "keep-alive" || s.Frames[1].After != 250*time.Millisecond {
+		t.Errorf("comment frame %+v", s.Frames[1])
 	}
 }
 
@@ -105,8 +105,8 @@ func TestParseRefusesBadScriptsWithTheirLine(t *testing.T) {
 // An event is kept as written: a script may hold invalid AG-UI on purpose.
 func TestEventsAreKeptAsWritten(t *testing.T) {
 	s, err := Parse([]byte(`[{"type":"X","type":"Y","delta":42, "n": 1.50}]`), "x")
-	if err != nil || string(s.Steps[0].Event) != `{"type":"X","type":"Y","delta":42,"n":1.50}` {
-		t.Errorf("%s, %v", s.Steps[0].Event, err)
+	if err != nil || string(s.Frames[0].Event) != `{"type":"X","type":"Y","delta":42,"n":1.50}` {
+		t.Errorf("%s, %v", s.Frames[0].Event, err)
 	}
 }
 
@@ -141,8 +141,8 @@ func TestForRequestReplacesTheRequestedRunsIDs(t *testing.T) {
 			t.Errorf("event %d: %s, want %s", i, st.Event, want[i])
 		}
 	}
-	if string(s.Steps[2].Event) != `{"type":"RUN_STARTED","runId":"req","threadId":"thr","input":{"threadId":"thr","runId":"req"}}` {
-		t.Errorf("the script changed: %s", s.Steps[2].Event)
+	if string(s.Frames[2].Event) != `{"type":"RUN_STARTED","runId":"req","threadId":"thr","input":{"threadId":"thr","runId":"req"}}` {
+		t.Errorf("the script changed: %s", s.Frames[2].Event)
 	}
 	// The input names the requested run when it says.
 	s, _ = Parse([]byte(`{"input":{"threadId":"thr","runId":"old"},"stream":`+stream+`}`), "x")
@@ -204,18 +204,18 @@ func TestRequestedReadsTheInputExactly(t *testing.T) {
 		`{"threadId":"t-in"}`:                     {"t-events", "r-events"},
 		`[1]`:                                     {"t-events", "r-events"},
 	} {
-		s := Script{Input: []byte(input), Steps: mustSteps(t, started)}
+		s := Script{Input: []byte(input), Frames: mustSteps(t, started)}
 		if th, r := s.Requested(); th != want[0] || r != want[1] {
 			t.Errorf("input %s: requested %s %s, want %s %s", input, th, r, want[0], want[1])
 		}
 	}
 }
 
-func mustSteps(t *testing.T, events ...string) []Step {
+func mustSteps(t *testing.T, events ...string) []Frame {
 	t.Helper()
 	s, err := Parse([]byte("["+strings.Join(events, ",")+"]"), "x")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.Steps
+	return s.Frames
 }

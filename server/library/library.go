@@ -61,7 +61,7 @@ func Load(dirs ...string) (*Library, error) {
 			case loadedFrom[s.Name] != "":
 				problems = append(problems, fmt.Errorf("%s: script %q is already loaded from %s: give one of them another name", path, s.Name, loadedFrom[s.Name]))
 				continue
-			case l.scripts[s.Name].Steps != nil:
+			case l.scripts[s.Name].Frames != nil:
 				problems = append(problems, fmt.Errorf("%s: script %q has the name of a built-in script: give it another name (its \"name\", or its file's)", path, s.Name))
 				continue
 			}

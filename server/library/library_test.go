@@ -20,7 +20,7 @@ func TestBuiltInIsTheFixtures(t *testing.T) {
 	if !slices.Equal(l.Names(), fixtures.Names()) || !reflect.DeepEqual(l.Catalogue(), fixtures.Catalogue()) {
 		t.Fatalf("%v", l.Names())
 	}
-	if s, ok := l.Lookup("normal"); !ok || s.Name != "normal" || len(s.Steps) != 6 {
+	if s, ok := l.Lookup("normal"); !ok || s.Name != "normal" || len(s.Frames) != 6 {
 		t.Errorf("normal: %+v %v", s, ok)
 	}
 }
@@ -52,7 +52,7 @@ func TestLoadAddsFilesInTheirOwnGroup(t *testing.T) {
 	if len(l.Names()) != len(fixtures.Names())+3 || !slices.IsSorted(l.Names()) {
 		t.Errorf("names %v", l.Names())
 	}
-	if s, ok := l.Lookup("b-lines"); !ok || string(s.Steps[0].Event) != started {
+	if s, ok := l.Lookup("b-lines"); !ok || string(s.Frames[0].Event) != started {
 		t.Errorf("b-lines: %+v", s)
 	}
 }

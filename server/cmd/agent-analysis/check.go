@@ -51,7 +51,7 @@ func eventLine(path string, event int) int {
 	if err != nil {
 		return 0
 	}
-	for _, st := range s.Steps {
+	for _, st := range s.Frames {
 		if st.Event == nil {
 			continue
 		}

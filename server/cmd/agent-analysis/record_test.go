@@ -149,7 +149,7 @@ func TestARecordingIsTheSharedFormat(t *testing.T) {
 		t.Errorf("input %s", got)
 	}
 	var kinds []string
-	for _, st := range s.Steps {
+	for _, st := range s.Frames {
 		if st.Event == nil {
 			kinds = append(kinds, "comment")
 		} else {
