@@ -51,9 +51,9 @@ func rejected(t *testing.T, steps []Judgement, rule Rule, index int, says string
 	last := steps[len(steps)-1]
 	switch v := last.Violation; {
 	case v == nil:
-		t.Fatalf("accepted; want %s at event %d", rule.ID, index)
+		t.Fatalf("accepted; want %s at event %d", rule, index)
 	case v.Rule != rule || v.Index != index || !strings.Contains(v.Reason, says):
-		t.Fatalf("rejected for %s at event %d: %s; want %s at %d, saying %q", v.Rule.ID, v.Index, v.Reason, rule.ID, index, says)
+		t.Fatalf("rejected for %s at event %d: %s; want %s at %d, saying %q", v.Rule, v.Index, v.Reason, rule, index, says)
 	}
 	for _, s := range steps[:index] {
 		if s.Violation != nil {
@@ -67,7 +67,7 @@ func accepted(t *testing.T, c *Consumer, steps []Judgement) {
 	t.Helper()
 	for _, s := range steps {
 		if s.Violation != nil {
-			t.Fatalf("rejected at event %d: %s: %s", s.Index, s.Violation.Rule.ID, s.Violation.Reason)
+			t.Fatalf("rejected at event %d: %s: %s", s.Index, s.Violation.Rule, s.Violation.Reason)
 		}
 	}
 	if why := c.End(); why != "" {

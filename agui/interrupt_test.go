@@ -3,9 +3,6 @@ package agui
 import (
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"strings"
 	"testing"
 	"time"
@@ -276,37 +273,4 @@ func FuzzResume(f *testing.F) {
 			t.Fatalf("Resume kept %d of %d answers", len(built.Answers()), len(in.Answers()))
 		}
 	})
-}
-
-// Every rule has its own id, a page and words, and is found by its id.
-func TestRulesAreListedOnce(t *testing.T) {
-	seen := map[string]bool{}
-	for _, r := range Rules() {
-		if seen[r.ID] || r.ID == "" || r.Page == "" || r.Quote == "" {
-			t.Errorf("rule %+v", r)
-		}
-		seen[r.ID] = true
-		if got, ok := RuleByID(r.ID); !ok || got != r {
-			t.Errorf("RuleByID(%q) = %+v", r.ID, got)
-		}
-	}
-	// Every Rule declared in rules.go is in the list.
-	file, err := parser.ParseFile(token.NewFileSet(), "rules.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	declared := 0
-	ast.Inspect(file, func(n ast.Node) bool {
-		if v, ok := n.(*ast.ValueSpec); ok && len(v.Values) == 1 {
-			if lit, ok := v.Values[0].(*ast.CompositeLit); ok {
-				if id, ok := lit.Type.(*ast.Ident); ok && id.Name == "Rule" {
-					declared++
-				}
-			}
-		}
-		return true
-	})
-	if declared != len(Rules()) {
-		t.Errorf("rules.go declares %d rules; Rules lists %d", declared, len(Rules()))
-	}
 }

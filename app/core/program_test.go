@@ -130,9 +130,9 @@ func (p *program) failed(kind core.FailureKind, rule core.Rule, broke agui.Rule,
 	switch {
 	case !ok:
 		p.t.Fatalf("lifecycle %#v, want Failed", p.m.Lifecycle)
-	case f.Kind != kind || f.Rule != rule || f.Broke.ID != broke.ID || !strings.Contains(f.Reason, says):
+	case f.Kind != kind || f.Rule != rule || f.Broke != broke || !strings.Contains(f.Reason, says):
 		p.t.Fatalf("failed %s by rule %d breaking %q: %q; want %s by rule %d breaking %q, saying %q",
-			f.Kind, f.Rule, f.Broke.ID, f.Reason, kind, rule, broke.ID, says)
+			f.Kind, f.Rule, f.Broke, f.Reason, kind, rule, broke, says)
 	}
 	return f
 }

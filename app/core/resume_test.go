@@ -374,7 +374,7 @@ func TestCancelAndNavigationWhileAsked(t *testing.T) {
 func TestALateErrorEndsTheQuestion(t *testing.T) {
 	evs := script(t, "approval", 1)
 	p := start(t).run("approval").events(1, evs...).events(1, `{"type":"RUN_ERROR","message":"gave up"}`)
-	p.failed(core.AgentReported, core.RuleRunEnding, agui.Rule{}, "gave up")
+	p.failed(core.AgentReported, core.RuleRunEnding, "", "gave up")
 	frozen := p.m
 	p.send(core.ClickedAnswer{Interrupt: "rollback-api", Choice: core.Approve, At: p.now})
 	if !reflect.DeepEqual(p.m, frozen) {

@@ -64,7 +64,7 @@ func Update(m Model, msg Msg) (Model, Cmd) {
 				if msg.Truncated != "" {
 					why = msg.Truncated
 				}
-				return fail(m, Transport, RuleRunEnding, agui.Rule{}, why)
+				return fail(m, Transport, RuleRunEnding, "", why)
 			}
 			return m, nil
 		}
@@ -325,7 +325,7 @@ func runError(m Model, r *agui.Run) (Model, Cmd) {
 	if r.Error.Code != "" {
 		reason += " (" + Clip(r.Error.Code) + ")"
 	}
-	return fail(m, AgentReported, rule, agui.Rule{}, reason)
+	return fail(m, AgentReported, rule, "", reason)
 }
 
 // streamFailed: the connection could not go on. An active run fails; a
@@ -336,7 +336,7 @@ func streamFailed(m Model, msg StreamFailed) (Model, Cmd) {
 	}
 	rule, kind := RuleRunEnding, msg.Kind
 	switch {
-	case msg.Broke.ID != "":
+	case msg.Broke != "":
 		rule, kind = RuleBrokenStream, kindOf(msg.Broke)
 	case kind == Protocol:
 		rule = RuleBrokenStream
@@ -350,7 +350,7 @@ func streamFailed(m Model, msg StreamFailed) (Model, Cmd) {
 // one of this demo's own choices the engine enforces for it (failing over
 // a refused state where 1.x lets a client go on; its bounds).
 func kindOf(r agui.Rule) FailureKind {
-	if r.ID == agui.StateRefused.ID || r.ID == agui.Limit.ID {
+	if r == agui.StateRefused || r == agui.Limit {
 		return Refusal
 	}
 	return Protocol

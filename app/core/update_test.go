@@ -406,7 +406,7 @@ func TestRunEndings(t *testing.T) {
 		t.Fatalf("before the late error: %#v", p.m.Lifecycle)
 	}
 	p.events(1, script(t, "late-error", 1)[4])
-	p.failed(core.AgentReported, core.RuleRunEnding, agui.Rule{}, "RUN_ERROR after the run finished: Flushing the results failed")
+	p.failed(core.AgentReported, core.RuleRunEnding, "", "RUN_ERROR after the run finished: Flushing the results failed")
 	if p.m.Accepted != 2 || p.lastCmd() != (core.AbortStream{Generation: 1}) {
 		t.Errorf("accepted %d cmd %#v", p.m.Accepted, p.lastCmd())
 	}
@@ -420,10 +420,10 @@ func TestRunEndings(t *testing.T) {
 		p := start(t).run("normal").events(1, evs[:2]...)
 		if msg == nil {
 			p.closed(1)
-			p.failed(core.Transport, core.RuleRunEnding, agui.Rule{}, `while run "run-1" was active`)
+			p.failed(core.Transport, core.RuleRunEnding, "", `while run "run-1" was active`)
 		} else {
 			p.send(msg)
-			p.failed(core.Transport, core.RuleRunEnding, agui.Rule{}, msg.(core.StreamFailed).Reason)
+			p.failed(core.Transport, core.RuleRunEnding, "", msg.(core.StreamFailed).Reason)
 			if p.lastCmd() != (core.AbortStream{Generation: 1}) {
 				t.Errorf("%s: cmd %#v", name, p.lastCmd())
 			}
@@ -450,12 +450,12 @@ func TestRunEndings(t *testing.T) {
 // families are checked by the engine and not shown.
 func TestAgentReportedFailures(t *testing.T) {
 	p := start(t).run("run-error").events(1, script(t, "run-error", 1)...)
-	p.failed(core.AgentReported, core.RuleOtherFamilies, agui.Rule{}, "RUN_ERROR: The model provider is overloaded (provider_overloaded)")
+	p.failed(core.AgentReported, core.RuleOtherFamilies, "", "RUN_ERROR: The model provider is overloaded (provider_overloaded)")
 	if p.m.Accepted != 2 || p.latency("api") != 145 {
 		t.Errorf("the data applied before it is lost")
 	}
 	p = start(t).run("error-first").events(1, script(t, "error-first", 1)...)
-	p.failed(core.AgentReported, core.RuleOtherFamilies, agui.Rule{}, "could not be reached")
+	p.failed(core.AgentReported, core.RuleOtherFamilies, "", "could not be reached")
 
 	p = start(t).run("non-state-events").events(1, script(t, "non-state-events", 1)...).closed(1)
 	if p.m.Lifecycle != (core.Completed{RunID: "run-1"}) || p.m.Accepted != 2 {

@@ -48,16 +48,16 @@ func (c Client) Stream(ctx context.Context, run core.Run, send func(core.Msg)) {
 	var refused *agui.ResumeError
 	switch {
 	case errors.As(err, &refused): // Update checks what the engine checks: this is a bug, said so
-		fail(core.Refusal, agui.Rule{}, "the answer was not sent: %v", err)
+		fail(core.Refusal, "", "the answer was not sent: %v", err)
 		return
 	case err != nil:
-		fail(core.Transport, agui.Rule{}, "%v", err)
+		fail(core.Transport, "", "%v", err)
 		return
 	}
 	start := time.Now()
 	body, f := c.open(ctx, in)
 	if f != nil {
-		fail(core.Transport, agui.Rule{}, "%s", f)
+		fail(core.Transport, "", "%s", f)
 		return
 	}
 	defer body.Close()
@@ -76,7 +76,7 @@ func (c Client) Stream(ctx context.Context, run core.Run, send func(core.Msg)) {
 			fail(core.Protocol, agui.Limit, "an event is larger than %d MiB", agui.MaxEventBytes>>20)
 			return
 		case err != nil:
-			fail(core.Transport, agui.Rule{}, "the stream broke: %v", err)
+			fail(core.Transport, "", "the stream broke: %v", err)
 			return
 		}
 		big := len(data) >= bigEvent

@@ -140,7 +140,7 @@ func kinds(msgs []core.Msg) []string {
 		case core.Received:
 			s := string(m.Judgement.Type)
 			if v := m.Judgement.Violation; v != nil {
-				s += " (" + v.Rule.ID + ")"
+				s += " (" + v.Rule.ID() + ")"
 			}
 			out = append(out, s)
 		case core.StreamClosed:
@@ -423,7 +423,7 @@ func TestTheResumedRunIsJudgedAsAContinuation(t *testing.T) {
 	if len(msgs) != 3 {
 		t.Fatalf("%s", kinds(msgs))
 	}
-	if w := msgs[1].(core.Received).Judgement.Warnings; len(w) != 1 || w[0].Rule.ID != agui.ResumeUnanswered.ID {
+	if w := msgs[1].(core.Received).Judgement.Warnings; len(w) != 1 || w[0].Rule != agui.ResumeUnanswered {
 		t.Errorf("warnings %+v", w)
 	}
 }

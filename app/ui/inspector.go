@@ -144,24 +144,24 @@ func ruleLines(f core.Failed) app.UI {
 	case f.Kind == core.Undrawable:
 		whose = app.P().Text("This demo draws only {services: [...]} state, each service an id, a name, a series (Core or Platform), " +
 			"a volume and a latency, and fails a run over any other. AG-UI 1.x lets a state be any JSON value: the stream broke no rule.")
-	case f.Kind == core.Refusal && f.Broke.ID == agui.Limit.ID:
+	case f.Kind == core.Refusal && f.Broke == agui.Limit:
 		whose = app.P().Body(
 			app.Text("This demo's own bound, not a rule of AG-UI 1.x: "),
-			app.Q().Text(f.Broke.Quote),
+			app.Q().Text(f.Broke.Quote()),
 			app.Text("."),
 		)
-	case f.Kind == core.Refusal && f.Broke.ID == "":
+	case f.Kind == core.Refusal && f.Broke == "":
 		whose = app.P().Text("This demo's own check refused it before anything was sent: no rule of AG-UI 1.x was broken by the stream.")
 	case f.Kind == core.Refusal:
 		whose = app.P().Body(
-			app.Text("This demo's choice, not a broken rule. AG-UI 1.x ("+f.Broke.Page+") permits either: a client "),
-			app.Q().Text(f.Broke.Quote),
+			app.Text("This demo's choice, not a broken rule. AG-UI 1.x ("+f.Broke.Page()+") permits either: a client "),
+			app.Q().Text(f.Broke.Quote()),
 			app.Text(". This demo fails the run instead, so that a refused update is never half drawn."),
 		)
-	case f.Broke.ID != "":
+	case f.Broke != "":
 		whose = app.P().Body(
-			app.Text("Broke AG-UI 1.x ("+f.Broke.Page+"): "),
-			app.Q().Text(f.Broke.Quote),
+			app.Text("Broke AG-UI 1.x ("+f.Broke.Page()+"): "),
+			app.Q().Text(f.Broke.Quote()),
 		)
 	}
 	return app.Div().Class("rule").Body(

@@ -90,7 +90,7 @@ func TestCommentsAreFramesInOrder(t *testing.T) {
 // The engine judges the stream; reading goes on after a violation.
 func TestTheEngineJudgesAsItReads(t *testing.T) {
 	ex := Run(t.Context(), Request{URL: servertest.Ours(t), Input: demo(t, "events-after-finish"), Keep: true})
-	if ex.Violation == nil || ex.Violation.Rule.ID != "after-finish" || ex.Violation.Index != 4 || len(ex.Failures) != 0 {
+	if ex.Violation == nil || ex.Violation.Rule != agui.AfterFinish || ex.Violation.Index != 4 || len(ex.Failures) != 0 {
 		t.Errorf("%+v", ex)
 	}
 	if len(ex.Frames) != ex.Transport.Events || ex.Transport.Events <= 5 {

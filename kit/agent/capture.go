@@ -70,7 +70,7 @@ func ReadCapture(data []byte) Capture {
 				c.Failures = append(c.Failures, *f)
 			}
 		case errors.Is(err, sse.ErrEventTooLarge):
-			c.Failures = append(c.Failures, Finding{agui.Limit.ID, "an event or a comment line is over the engine's 1 MiB bound: the stream was not read further"})
+			c.Failures = append(c.Failures, Finding{agui.Limit.ID(), "an event or a comment line is over the engine's 1 MiB bound: the stream was not read further"})
 		default:
 			c.Failures = append(c.Failures, Finding{StreamBroken, err.Error()})
 		}

@@ -81,7 +81,7 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 		if errors.Is(readErr, sse.ErrCommentTooLarge) {
 			what = "a comment line"
 		}
-		run.fail(agui.Limit.ID, "%s is over the engine's %d MiB bound: the stream was not read further", what, agui.MaxEventBytes>>20)
+		run.fail(agui.Limit.ID(), "%s is over the engine's %d MiB bound: the stream was not read further", what, agui.MaxEventBytes>>20)
 		run.ex.Truncated = ""
 	default:
 		run.ended(ctx, readErr)

@@ -171,7 +171,7 @@ func verdict(r Replay) *Failure {
 // violation says where the stream broke the rule, its events numbered
 // from 1 as the page's Wire list and the proxy number them.
 func violation(v *agui.Violation) *Failure {
-	return &Failure{Rule: v.Rule.ID, Text: fmt.Sprintf("%s at event %d: %s", v.Rule.ID, v.Index+1, v.Reason), Event: v.Index + 1}
+	return &Failure{Rule: v.Rule.ID(), Text: fmt.Sprintf("%s at event %d: %s", v.Rule.ID(), v.Index+1, v.Reason), Event: v.Index + 1}
 }
 
 func decode(raw json.RawMessage) jsonpatch.Value {

@@ -35,8 +35,8 @@ func Live(name string, ex agent.Exchange) Result {
 // -strict makes them.
 func (res *Result) warned(warnings []agui.Warning) {
 	for _, w := range warnings {
-		res.Notes = append(res.Notes, fmt.Sprintf("warning (%s): %s", w.Rule.ID, w.Text))
-		res.Warnings = append(res.Warnings, Failure{Rule: w.Rule.ID, Text: "warning: " + w.Text, Event: w.Index + 1})
+		res.Notes = append(res.Notes, fmt.Sprintf("warning (%s): %s", w.Rule.ID(), w.Text))
+		res.Warnings = append(res.Warnings, Failure{Rule: w.Rule.ID(), Text: "warning: " + w.Text, Event: w.Index + 1})
 	}
 }
 

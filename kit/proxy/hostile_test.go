@@ -126,7 +126,7 @@ func TestUpstreamSendsAHugeEvent(t *testing.T) {
 		t.Errorf("the client got %d bytes, not what was sent", n)
 	}
 	run := th.next(t)
-	if run.OK() || run.Failures[0].Rule != agui.Limit.ID || run.Failures[0].Event != 2 || run.Bytes != n {
+	if run.OK() || run.Failures[0].Rule != agui.Limit.ID() || run.Failures[0].Event != 2 || run.Bytes != n {
 		t.Errorf("%v", run.Lines(true))
 	}
 }

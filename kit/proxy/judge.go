@@ -313,13 +313,13 @@ func (j *judging) readStream(body io.Reader) {
 	truncated := j.consumer.End()
 	warnings, dropped := j.consumer.Warnings()
 	for _, w := range warnings {
-		j.note("warning (%s): %s", w.Rule.ID, w.Text)
+		j.note("warning (%s): %s", w.Rule.ID(), w.Text)
 	}
 	if dropped > 0 {
 		j.note("%d more warnings", dropped)
 	}
 	if v := j.violation; v != nil {
-		j.fail(Failure{Rule: v.Rule.ID, Event: v.Index + 1, Text: v.Reason, Page: v.Rule.URL()})
+		j.fail(Failure{Rule: v.Rule.ID(), Event: v.Index + 1, Text: v.Reason, Page: v.Rule.URL()})
 	}
 	cut := false
 	switch {
@@ -328,7 +328,7 @@ func (j *judging) readStream(body io.Reader) {
 		if errors.Is(readErr, sse.ErrCommentTooLarge) {
 			what = "a comment line"
 		}
-		j.fail(Failure{Rule: agui.Limit.ID, Event: j.run.Events + 1, Page: agui.Limit.URL(),
+		j.fail(Failure{Rule: agui.Limit.ID(), Event: j.run.Events + 1, Page: agui.Limit.URL(),
 			Text: fmt.Sprintf("%s is over the engine's %d MiB bound: the bytes passed, judging stopped there", what, agui.MaxEventBytes>>20)})
 		return
 	case errors.Is(readErr, errBehind):

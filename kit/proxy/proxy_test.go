@@ -151,7 +151,7 @@ func TestEveryBuiltInScriptThroughTheProxy(t *testing.T) {
 			}
 			if v := ex.Violation; v != nil {
 				for _, failure := range run.Failures {
-					if failure.Rule == v.Rule.ID && (failure.Event != v.Index+1 || failure.Page != v.Rule.URL()) {
+					if failure.Rule == v.Rule.ID() && (failure.Event != v.Index+1 || failure.Page != v.Rule.URL()) {
 						t.Errorf("%s at event %d (%s), want event %d (%s)", failure.Rule, failure.Event, failure.Page, v.Index+1, v.Rule.URL())
 					}
 				}

@@ -24,9 +24,9 @@ const (
 
 // The spec pages of the proxy's rules that have one.
 var (
-	pageRunInput   = agui.Rule{Page: "basic/run-input"}.URL()
+	pageRunInput   = "https://docs.ag-ui.com/spec/1.0/basic/run-input"
 	pageInterrupts = agui.InterruptIDs.URL()
-	pageTransports = agui.Rule{Page: "basic/transports"}.URL()
+	pageTransports = "https://docs.ag-ui.com/spec/1.0/basic/transports"
 )
 
 // Run is one run that passed the proxy, judged.
