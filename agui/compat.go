@@ -83,7 +83,7 @@ func (t *thinking) translate(old Type, members []member) ([]byte, string) {
 
 // subagentsFrom is the first version that knows subagents: a peer before it
 // gets the stream without them (the 0.0.57 downgrade).
-var subagentsFrom = Version{[3]int{0, 0, 58}}
+const subagentsFrom Version = 58 // 0.0.58
 
 // upgradeBinaryParts turns the legacy "binary" content parts of messages
 // into the typed media parts that replaced them, on every outgoing input

@@ -147,7 +147,7 @@ type Consumer struct {
 // NewConsumer starts judging a stream of the run that in requests.
 func NewConsumer(in Input, opts Options) (*Consumer, error) {
 	c := &Consumer{opts: opts, input: in, thread: in.ThreadID, speak: opts.Speak}
-	if c.speak == (Version{}) {
+	if c.speak == 0 {
 		c.speak = Current
 	}
 	if opts.Peer != "" {

@@ -132,7 +132,7 @@ func (in Input) RequestAs(speak Version, peer string) ([]byte, []Warning, error)
 }
 
 // contentParts is the first version whose peers take content parts.
-var contentParts = Version{[3]int{0, 0, 40}}
+const contentParts Version = 40 // 0.0.40
 
 // outgoingMessages strips activity messages, and flattens content parts to
 // their text for a peer that predates them.

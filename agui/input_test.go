@@ -115,7 +115,20 @@ func TestVersions(t *testing.T) {
 			t.Errorf("%s before %s: %v", tt.a, tt.b, a.Before(b))
 		}
 	}
-	for _, bad := range []string{"", "1", "draft", "1.x", "1.0.0.0", "-1.0", "01.0", "1.0-rc1"} {
+	for text, want := range map[string]Version{"1.1": Current, "1.0": V1_0, "1.0.0": V1_0} {
+		if v, ok := ParseVersion(text); !ok || v != want {
+			t.Errorf("%s read as %v", text, v)
+		}
+	}
+	for _, text := range []string{"1.1", "1.0", "1.10", "0.0.57", "2.3.4", "999999.999999.999999"} {
+		if v, ok := ParseVersion(text); !ok || v.String() != text {
+			t.Errorf("%s reads back as %s", text, v)
+		}
+	}
+	if v, _ := ParseVersion("1.10"); v.Major() != 1 || Current.String() != "1.1" {
+		t.Errorf("1.10 is of line %d; Current is %s", v.Major(), Current)
+	}
+	for _, bad := range []string{"", "1", "draft", "1.x", "1.0.0.0", "-1.0", "01.0", "1.0-rc1", "1.1000000"} {
 		if _, ok := ParseVersion(bad); ok {
 			t.Errorf("%q read as a version", bad)
 		}

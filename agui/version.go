@@ -5,54 +5,56 @@ import (
 	"strings"
 )
 
-// Version is a protocol version as 1.0 publishes them: MAJOR.MINOR,
+// Version is a protocol version as AG-UI publishes them: MAJOR.MINOR,
 // compared numerically (1.10 is newer than 1.9). Versions before 1.0 were
 // written MAJOR.MINOR.PATCH (0.0.57); the third part is compared too.
-type Version struct{ parts [3]int }
+// Versions order as numbers do: v < w when v is older.
+type Version uint64
 
-// Current is the newest version this engine speaks, and what it declares
-// unless told to speak an older one (Options.Speak).
-var Current = Version{[3]int{1, 1, 0}}
+// versionPart is what one part of a Version counts in: six decimal digits
+// each for MINOR and PATCH, so that 1.1 is 1_000001_000000.
+const versionPart = 1_000000
 
-// CurrentText is Current as declared on the wire.
-const CurrentText = "1.1"
+// The versions this engine speaks.
+const (
+	// Current is the newest version this engine speaks, and what it
+	// declares unless told to speak an older one (Options.Speak).
+	Current Version = 1_000001_000000
+	// V1_0 is AG-UI 1.0, which 1.1 only adds to: a consumer may still
+	// speak it.
+	V1_0 Version = 1_000000_000000
+)
 
-// V1_0 is AG-UI 1.0, which 1.1 only adds to: a consumer may still speak it.
-var V1_0 = Version{[3]int{1, 0, 0}}
-
-// ParseVersion reads a version; ok is false for anything that is not one.
+// ParseVersion reads a version; ok is false for anything that is not
+// one, or has a part of a million or more.
 func ParseVersion(s string) (v Version, ok bool) {
 	fields := strings.Split(s, ".")
 	if len(fields) < 2 || len(fields) > 3 {
-		return Version{}, false
+		return 0, false
 	}
+	var parts [3]Version
 	for i, f := range fields {
 		n, err := strconv.Atoi(f)
-		if err != nil || n < 0 || f != strconv.Itoa(n) {
-			return Version{}, false
+		if err != nil || n < 0 || n >= versionPart || f != strconv.Itoa(n) {
+			return 0, false
 		}
-		v.parts[i] = n
+		parts[i] = Version(n)
 	}
-	return v, true
+	return parts[0]*versionPart*versionPart + parts[1]*versionPart + parts[2], true
 }
 
 // Major is the version's line: 1 for 1.0 and 1.10.
-func (v Version) Major() int { return v.parts[0] }
+func (v Version) Major() int { return int(v / (versionPart * versionPart)) }
 
 // Before reports whether v is older than w.
-func (v Version) Before(w Version) bool {
-	for i := range v.parts {
-		if v.parts[i] != w.parts[i] {
-			return v.parts[i] < w.parts[i]
-		}
-	}
-	return false
-}
+func (v Version) Before(w Version) bool { return v < w }
 
+// String is the version as declared on the wire: "1.1", "0.0.57".
 func (v Version) String() string {
-	s := strconv.Itoa(v.parts[0]) + "." + strconv.Itoa(v.parts[1])
-	if v.parts[2] != 0 || v.parts[0] == 0 {
-		s += "." + strconv.Itoa(v.parts[2])
+	minor, patch := int(v/versionPart%versionPart), int(v%versionPart)
+	s := strconv.Itoa(v.Major()) + "." + strconv.Itoa(minor)
+	if patch != 0 || v.Major() == 0 {
+		s += "." + strconv.Itoa(patch)
 	}
 	return s
 }

@@ -116,9 +116,9 @@ func checkVersion(req *runInput) *Problem {
 	case !ok:
 		req.Warnings = append(req.Warnings, fmt.Sprintf("cannot interpret protocolVersion %q: served as a newer one", req.Version))
 	case v.Major() > agui.Current.Major():
-		return invalid("protocolVersion", fmt.Sprintf("protocolVersion: %s is of a major line this server does not implement; it speaks %s", req.Version, agui.CurrentText))
+		return invalid("protocolVersion", fmt.Sprintf("protocolVersion: %s is of a major line this server does not implement; it speaks %s", req.Version, agui.Current))
 	case agui.Current.Before(v):
-		req.Warnings = append(req.Warnings, fmt.Sprintf("the client speaks protocolVersion %s, newer than this server's %s: served", req.Version, agui.CurrentText))
+		req.Warnings = append(req.Warnings, fmt.Sprintf("the client speaks protocolVersion %s, newer than this server's %s: served", req.Version, agui.Current))
 	}
 	return nil
 }
