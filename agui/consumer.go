@@ -101,9 +101,9 @@ const (
 
 // Outcome is how a finished run ended (RUN_FINISHED.outcome).
 type Outcome struct {
-	Kind       OutcomeKind
-	Interrupts []Interrupt // what an interrupted run waits for
-	Pending    []string    // tool calls a successful run left unanswered, when named
+	Kind               OutcomeKind
+	Interrupts         []Interrupt // what an interrupted run waits for
+	PendingToolCallIDs []string    // tool calls a successful run left unanswered, when it names them
 }
 
 // OutcomeKind: an absent or unrecognised outcome is success.
@@ -159,7 +159,7 @@ func NewConsumer(in Input, opts Options) (*Consumer, error) {
 	}
 	base := opts.State
 	if base == nil {
-		base = NewJSON()
+		base = NewJSONState()
 	}
 	state, err := base.Replace(in.State())
 	if err != nil {

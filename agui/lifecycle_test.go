@@ -178,8 +178,8 @@ func TestOutcome(t *testing.T) {
 		if tt.want == OutcomeInterrupt && (len(r.Outcome.Interrupts) != 1 || r.Outcome.Interrupts[0].Message != "Approve?") {
 			t.Errorf("interrupts %+v", r.Outcome.Interrupts)
 		}
-		if strings.Contains(tt.outcome, "pending") && (len(r.Outcome.Pending) != 1 || r.Outcome.Pending[0] != "c1") {
-			t.Errorf("pending %+v", r.Outcome.Pending)
+		if strings.Contains(tt.outcome, "pending") && (len(r.Outcome.PendingToolCallIDs) != 1 || r.Outcome.PendingToolCallIDs[0] != "c1") {
+			t.Errorf("pending %+v", r.Outcome.PendingToolCallIDs)
 		}
 	}
 }

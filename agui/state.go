@@ -32,18 +32,18 @@ type LimitError struct{ Reason string }
 
 func (e *LimitError) Error() string { return e.Reason }
 
-// JSON is a state of any JSON value: an object, an array, a string, a
+// JSONState is a state of any JSON value: an object, an array, a string, a
 // number, a boolean, or null (events/state: "any JSON value, not only an
 // object").
-type JSON struct{ value jsonpatch.Value }
+type JSONState struct{ value jsonpatch.Value }
 
-// NewJSON is the state {} (an absent input state means the empty object).
-func NewJSON() JSON { return JSON{jsonpatch.NewObject(nil, nil)} }
+// NewJSONState is the state {} (an absent input state means the empty object).
+func NewJSONState() JSONState { return JSONState{jsonpatch.NewObject(nil, nil)} }
 
 // Value is the state.
-func (s JSON) Value() jsonpatch.Value { return s.value }
+func (s JSONState) Value() jsonpatch.Value { return s.value }
 
-func (s JSON) Replace(value []byte) (State, error) {
+func (s JSONState) Replace(value []byte) (State, error) {
 	if len(value) > MaxStateBytes {
 		return s, &LimitError{fmt.Sprintf("a state of %d bytes is over the %d MiB bound", len(value), MaxStateBytes>>20)}
 	}
@@ -51,15 +51,15 @@ func (s JSON) Replace(value []byte) (State, error) {
 	if err != nil {
 		return s, &LimitError{err.Error()} // valid JSON already: only nesting is left to refuse
 	}
-	return JSON{v}, nil
+	return JSONState{v}, nil
 }
 
-func (s JSON) Patch(ops []jsonpatch.Op) (State, error) {
+func (s JSONState) Patch(ops []jsonpatch.Op) (State, error) {
 	next, err := jsonpatch.Apply(s.value, ops, MaxStateBytes)
 	if err != nil {
 		return s, err
 	}
-	return JSON{next}, nil
+	return JSONState{next}, nil
 }
 
-func (s JSON) AppendJSON(b []byte) []byte { return jsonpatch.Append(b, s.value) }
+func (s JSONState) AppendJSON(b []byte) []byte { return jsonpatch.Append(b, s.value) }

@@ -88,23 +88,23 @@ func TestAPatchThatCannotApply(t *testing.T) {
 
 // A typed state: the engine takes the application's State and reports its
 // refusals as it reports a patch's.
-type onlyObjects struct{ JSON }
+type onlyObjects struct{ JSONState }
 
 func (s onlyObjects) Replace(value []byte) (State, error) {
 	if value[0] != '{' {
 		return s, errors.New("this application holds objects only")
 	}
-	next, err := s.JSON.Replace(value)
-	return onlyObjects{next.(JSON)}, err
+	next, err := s.JSONState.Replace(value)
+	return onlyObjects{next.(JSONState)}, err
 }
 
 func TestATypedStateRefuses(t *testing.T) {
-	c, steps := replayWith(t, Input{}, Options{State: onlyObjects{NewJSON()}}, run(`{"type":"STATE_SNAPSHOT","snapshot":[1]}`)...)
+	c, steps := replayWith(t, Input{}, Options{State: onlyObjects{NewJSONState()}}, run(`{"type":"STATE_SNAPSHOT","snapshot":[1]}`)...)
 	accepted(t, c, steps)
 	if ws := warned(steps); len(ws) != 1 || !strings.Contains(ws[0].Text, "Failed to apply state snapshot: this application holds objects only") {
 		t.Errorf("warnings %v", ws)
 	}
-	if _, err := NewConsumer(input(t, `{"threadId":"t","runId":"r","messages":[],"state":[1]}`), Options{State: onlyObjects{NewJSON()}}); err == nil {
+	if _, err := NewConsumer(input(t, `{"threadId":"t","runId":"r","messages":[],"state":[1]}`), Options{State: onlyObjects{NewJSONState()}}); err == nil {
 		t.Error("an input state the State refuses was taken")
 	}
 }

@@ -202,7 +202,7 @@ func readOutcome(raw []byte) Outcome {
 	}
 	if list, ok := o.Get("pendingToolCallIds"); ok {
 		for _, id := range list.(*jsonpatch.Array).Items() {
-			out.Pending = append(out.Pending, id.(string))
+			out.PendingToolCallIDs = append(out.PendingToolCallIDs, id.(string))
 		}
 	}
 	return out
@@ -223,7 +223,7 @@ func (c *Consumer) unansweredCalls(s *Judgement, run Run) {
 	answered := c.conv.answered()
 	for _, a := range c.input.Answers() {
 		i := asked[a.InterruptID]
-		if i.ToolCallID == "" || answered[i.ToolCallID] || slices.Contains(run.Outcome.Pending, i.ToolCallID) {
+		if i.ToolCallID == "" || answered[i.ToolCallID] || slices.Contains(run.Outcome.PendingToolCallIDs, i.ToolCallID) {
 			continue
 		}
 		s.warn(ResumeUnanswered, "run %q resumed interrupt %q (%s) and finished without a TOOL_CALL_RESULT for its tool call %q",

@@ -65,7 +65,7 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 	run.ex.Warnings, _ = consumer.Warnings()
 	if p, ok := consumer.Pending(); ok {
 		run.ex.Interrupted = &p
-		state, _ := consumer.State().(agui.JSON)
+		state, _ := consumer.State().(agui.JSONState)
 		run.ex.next, run.ex.nextErr = NextInput(run.ex.Sent, state.Value(), consumer.Messages())
 	}
 	run.ex.Notes = append(run.ex.Notes, watch.notes()...)

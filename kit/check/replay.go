@@ -69,7 +69,7 @@ func replay(s script.Script, in, sent agui.Input, warnings []agui.Warning, opts 
 	}
 	r.Truncated = c.End()
 	r.Runs = c.Runs()
-	r.State = c.State().(agui.JSON).Value()
+	r.State = c.State().(agui.JSONState).Value()
 	r.Messages = c.Messages()
 	if p, ok := c.Pending(); ok {
 		r.Pending = &p
