@@ -1,16 +1,3 @@
-// Package agui is an AG-UI 1.0 consumer (docs.ag-ui.com/spec/1.0/):
-// it takes the input a run started from and the stream's events, one at a
-// time, and keeps what a 1.0 consumer keeps — the runs and how each ended,
-// the conversation, the state — rejecting a stream the moment it breaks a
-// rule. It does no I/O: whoever reads the stream (the demo's runtime, the
-// check command) feeds it.
-//
-// Each event goes through the stages basic/processing orders:
-//
-//	compatibility boundary → enforcement → chunk expansion → verification → application
-//
-// (compat.go, check.go, chunks.go, verify.go, and conversation.go with the
-// state). A Consumer is used by one goroutine at a time.
 package agui
 
 import (
@@ -21,38 +8,42 @@ import (
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
-// Options choose what 1.0 leaves to the consumer.
+// Options choose what the protocol leaves to the consumer. The zero
+// Options holds any JSON state, warns about a state update it cannot
+// apply, and speaks Current.
 type Options struct {
-	// State is the state's type, holding the run's starting value is
-	// built from (Replace is called with the input's state). Nil is JSON:
-	// any value.
+	// State is the application's State, loaded with the input's state
+	// (State.Replace); nil holds any JSON value (JSONState).
 	State State
-	// Refusals says what a state update the State refuses does: a patch
-	// that cannot apply, a snapshot a typed state will not hold. 1.0 lets
-	// a consumer go on with the state it had (Warn, the default, and what
-	// the conformance corpus expects) or fail the run (Fail).
+	// Refusals is what a state update the State refuses does: a patch
+	// that cannot apply, a snapshot a typed state will not hold. The
+	// protocol lets a consumer keep the state it had (Warn, the default,
+	// and what the conformance corpus expects) or fail the run (Fail).
 	Refusals Policy
 	// Peer is the version of a producer known to be older ("0.0.57"), for
-	// the downgrades 1.0 permits; "" for a current one.
+	// the downgrades the spec permits; "" for a current one.
 	Peer string
-	// Continues is the interrupted run the input resumes, when it does:
-	// its interrupts' tool calls should be answered by the run (a warning
-	// otherwise).
+	// Continues is the interrupted run the input resumes, when it does: a
+	// resumed run that finishes without a result for the tool call one of
+	// its interrupts concerned gets a warning (ResumeUnanswered).
 	Continues Pending
-	// Speak is the version this consumer declares and judges newer
-	// producers against: Current (1.1) when zero, or V1_0.
+	// Speak is the version producers' declarations are judged against:
+	// Current when zero, or V1_0.
 	Speak Version
 }
 
-// Policy is what a refused state update does.
+// Policy is what a state update the State refuses does
+// (Options.Refusals).
 type Policy int
 
 const (
-	Warn Policy = iota // warn, keep the state as it was, go on
+	Warn Policy = iota // warn (PatchFailed), keep the state as it was, go on
 	Fail               // reject the stream (StateRefused)
 )
 
-// Judgement is what one event did.
+// Judgement is the engine's judgement of one event (Consumer.Feed): what
+// it delivered, warned about and did to the state, and whether it broke a
+// rule.
 type Judgement struct {
 	Index     int     // the event's place in the stream, from 0
 	Type      Type    // the type it declared ("" if it declared none)
@@ -106,7 +97,8 @@ type Outcome struct {
 	PendingToolCallIDs []string    // tool calls a successful run left unanswered, when it names them
 }
 
-// OutcomeKind: an absent or unrecognised outcome is success.
+// OutcomeKind is how a run finished; an absent or unrecognised outcome
+// is success.
 type OutcomeKind string
 
 const (
@@ -121,7 +113,8 @@ type ErrorReport struct {
 	Late          bool // it came after the run's RUN_FINISHED
 }
 
-// Consumer judges one stream.
+// Consumer judges one stream, event by event, and holds what it built:
+// the runs, the conversation and the state. NewConsumer makes one.
 type Consumer struct {
 	opts     Options
 	input    Input
@@ -144,7 +137,10 @@ type Consumer struct {
 	dropped  int // warnings past MaxWarnings
 }
 
-// NewConsumer starts judging a stream of the run that in requests.
+// NewConsumer starts judging the stream that answers in. The zero Input
+// stands for a request the caller did not make: any thread and run id are
+// accepted. It fails when opts.Peer is not a version, or the input's
+// state or messages cannot be held.
 func NewConsumer(in Input, opts Options) (*Consumer, error) {
 	c := &Consumer{opts: opts, input: in, thread: in.ThreadID, speak: opts.Speak}
 	if c.speak == 0 {
@@ -176,7 +172,8 @@ func NewConsumer(in Input, opts Options) (*Consumer, error) {
 }
 
 // Feed judges the next event, given as its JSON (one SSE data payload).
-// Once a step has a Violation, every later step repeats it.
+// Once a Judgement has a Violation, every later one repeats it and
+// delivers nothing.
 func (c *Consumer) Feed(data []byte) Judgement {
 	s := Judgement{Index: c.next, Change: StateChange{State: c.state}}
 	c.next++
@@ -205,6 +202,12 @@ func (s *Judgement) warn(rule Rule, format string, args ...any) {
 	s.Warnings = append(s.Warnings, Warning{Index: s.Index, Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
+// feed takes an event through the stages basic/processing orders:
+//
+//	compatibility boundary → enforcement → chunk expansion → verification → application
+//
+// (compat.go, check.go, chunks.go, verify.go, and apply.go with
+// conversation.go and the state).
 func (c *Consumer) feed(s *Judgement, data []byte) {
 	if len(data) > MaxEventBytes {
 		s.fail(Limit, "an event of %d bytes is over the %d MiB bound", len(data), MaxEventBytes>>20)
@@ -356,7 +359,7 @@ func (c *Consumer) keep(ws []Warning) {
 // End is the end of the stream. A run still active, or a requested run
 // that never came, is a truncated run: never a success
 // (basic/transports, "Truncation"). It returns why the stream is
-// truncated, or "".
+// truncated, or "" (for a stream already rejected too).
 func (c *Consumer) End() string {
 	c.ended = true
 	switch {

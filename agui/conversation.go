@@ -255,7 +255,8 @@ func merge(into *jsonpatch.Object, raw []byte) *jsonpatch.Object {
 	return into
 }
 
-// Messages is the conversation now, each message as 1.0 writes it.
+// Messages is the conversation now, each message as the protocol writes
+// it: what the next run's input carries.
 func (c *Consumer) Messages() []jsonpatch.Value {
 	out := make([]jsonpatch.Value, len(c.conv.messages))
 	for i, m := range c.conv.messages {

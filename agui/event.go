@@ -9,7 +9,7 @@ import (
 // Type is an event's discriminator, its "type".
 type Type string
 
-// The 31 event types of AG-UI 1.0 (basic: "Thirty-one event types, in
+// The 31 event types of AG-UI 1.x (basic: "Thirty-one event types, in
 // eight families").
 const (
 	RunStarted              Type = "RUN_STARTED"
@@ -45,11 +45,11 @@ const (
 	Custom                  Type = "CUSTOM"
 )
 
-// Known reports whether 1.0 describes t.
+// Known reports whether the protocol describes t.
 func (t Type) Known() bool { _, ok := eventDefs[t]; return ok }
 
 // Event is one event as a consumer delivers it to application code:
-// checked against the 1.0 schema, without the material 1.0 does not
+// checked against the schema, without the material the protocol does not
 // describe, and, for a chunk, expanded into the events it stands for.
 type Event struct {
 	Type Type

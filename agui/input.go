@@ -8,7 +8,7 @@ import (
 )
 
 // Input is the RunAgentInput a run starts from (basic/run-input), checked
-// against 1.0. The zero Input is a run whose request this consumer did not
+// against the schema: ReadInput makes one. The zero Input is a run whose request this consumer did not
 // make: any thread and run id are accepted, and the state starts as {}.
 type Input struct {
 	ThreadID string // "" when unknown
@@ -60,6 +60,7 @@ type InputError struct {
 	Reason string
 }
 
+// Error is the member at fault and why.
 func (e *InputError) Error() string {
 	if e.Field == "" {
 		return e.Reason
@@ -84,7 +85,7 @@ func (in Input) State() []byte {
 	return []byte("{}")
 }
 
-// Messages are the conversation the input carries.
+// messages are the conversation the input carries.
 func (in Input) messages() []jsonpatch.Value {
 	if list, ok := in.get("messages").(*jsonpatch.Array); ok {
 		return list.Items()

@@ -126,12 +126,12 @@ func (c *Consumer) Pending() (Pending, bool) {
 type ResumeStatus string
 
 const (
-	Resolved  ResumeStatus = "resolved"
+	Resolved  ResumeStatus = "resolved"  // the payload answers the interrupt
 	Abandoned ResumeStatus = "cancelled" // the wire's word: the interrupt is given up, not answered
 )
 
-// Answer is one resume entry (ResumeEntry): the interrupt it answers, how,
-// and the answer itself.
+// Answer is one resume entry (the schema's ResumeEntry): the interrupt it
+// answers, how, and the answer itself.
 type Answer struct {
 	InterruptID string
 	Status      ResumeStatus
@@ -147,6 +147,7 @@ type ResumeError struct {
 	Reason string
 }
 
+// Error is the member at fault and why.
 func (e *ResumeError) Error() string { return e.Field + ": " + e.Reason }
 
 // Check judges an input that continues p's run, as a consumer must before

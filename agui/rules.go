@@ -229,6 +229,7 @@ type Violation struct {
 	Reason string
 }
 
+// Error is the event and the reason.
 func (v *Violation) Error() string { return fmt.Sprintf("event %d: %s", v.Index, v.Reason) }
 
 // Warning is something a consumer should tell a developer about: material

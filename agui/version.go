@@ -8,7 +8,7 @@ import (
 // Version is a protocol version as AG-UI publishes them: MAJOR.MINOR,
 // compared numerically (1.10 is newer than 1.9). Versions before 1.0 were
 // written MAJOR.MINOR.PATCH (0.0.57); the third part is compared too.
-// Versions order as numbers do: v < w when v is older.
+// Versions order as numbers do: v < w when v is older than w.
 type Version uint64
 
 // versionPart is what one part of a Version counts in: six decimal digits
@@ -17,8 +17,9 @@ const versionPart = 1_000000
 
 // The versions this engine speaks.
 const (
-	// Current is the newest version this engine speaks, and what it
-	// declares unless told to speak an older one (Options.Speak).
+	// Current is the newest version this engine speaks: what
+	// Input.Request declares, and what producers are judged against
+	// unless Options.Speak says otherwise.
 	Current Version = 1_000001_000000
 	// V1_0 is AG-UI 1.0, which 1.1 only adds to: a consumer may still
 	// speak it.

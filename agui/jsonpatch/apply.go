@@ -25,6 +25,7 @@ type Error struct {
 	Reason string
 }
 
+// Error is the operation, by its index, and the reason.
 func (e *Error) Error() string {
 	return fmt.Sprintf("operation %d (%s %s): %s", e.Index, e.Op, e.Path, e.Reason)
 }

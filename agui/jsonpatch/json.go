@@ -30,8 +30,8 @@ func Decode(data []byte) (Value, error) {
 // DecodeOps reads a JSON Patch document: an array of operations, Index
 // numbering them as sent. It reads "op", "path" and "from" when they are
 // strings and "value" whatever it is, and skips anything else: checking
-// an operation's shape is the caller's (the AG-UI engine checks it
-// against the 1.0 schema first). Only malformed JSON is an error.
+// an operation's shape is the caller's (package agui checks it against
+// the AG-UI schema first). Only malformed JSON is an error.
 func DecodeOps(data []byte) ([]Op, error) {
 	dec := NewReader(data)
 	defer dec.Close()

@@ -52,8 +52,7 @@ func (p Pointer) String() string {
 }
 
 // EscapeToken escapes one reference token: ~ as ~0, / as ~1. Most tokens
-// need neither and are returned as they are: the engine escapes every
-// member name it checks.
+// need neither and are returned as they are, without allocating.
 func EscapeToken(token string) string {
 	if !strings.ContainsAny(token, "~/") {
 		return token

@@ -9,9 +9,8 @@ import (
 )
 
 // Reader is a jsontext.Decoder reading its data in place, taken from a
-// pool: making a decoder's buffers costs more than reading a small event
-// or patch does, and every event is read more than once. Close it when
-// done; nothing read from it may point into the decoder afterwards (a
+// pool: making a decoder's buffers costs more than reading a small value
+// does. Close it when done; nothing read from it may point into the decoder afterwards (a
 // Value from ReadValue points into the data, which stays the caller's).
 type Reader struct {
 	jsontext.Decoder

@@ -1,11 +1,3 @@
-// Package jsonpatch holds JSON values and applies RFC 6902 JSON Patch to them.
-//
-// A Value is never modified once made, so a patch is atomic by
-// construction: Apply builds the result beside the input, sharing every
-// part it did not touch, and returns the input unchanged when any
-// operation fails. Numbers keep the text they were written in, so no
-// value is rounded on its way through, and objects keep their members in
-// order.
 package jsonpatch
 
 import (

@@ -1,4 +1,3 @@
-// Package sse reads Server-Sent Events as the HTML standard parses them.
 package sse
 
 import (
@@ -28,9 +27,9 @@ func (commentTooLarge) Is(target error) bool { return target == ErrEventTooLarge
 type Reader struct {
 	// OnLine, when set, is called with every line Next reads, blank ones
 	// included, before Next interprets it; the slice is valid only during
-	// the call. The demo leaves it nil; the transport check (package
-	// agent) watches the framing with it: comments, fields AG-UI gives no
-	// meaning to, an event the stream's end cut short.
+	// the call. A caller checking the transport watches the framing with
+	// it: comments, fields AG-UI gives no meaning to, an event the
+	// stream's end cut short.
 	OnLine func(line []byte)
 
 	lines   *bufio.Scanner
