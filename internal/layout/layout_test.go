@@ -95,11 +95,22 @@ func TestImportsPointDown(t *testing.T) {
 	}
 }
 
-// The engine is a library: it imports nothing of this module but itself.
+// The engine is a library: it and its packages (jsonpatch, sse) import
+// nothing of this module but themselves.
 func TestEngineStandsAlone(t *testing.T) {
+	var engine []string
 	for _, p := range list(t, nil, "-deps", "./agui/...") {
-		if part(p.ImportPath) != "" && part(p.ImportPath) != "agui" {
+		switch part(p.ImportPath) {
+		case "":
+		case "agui":
+			engine = append(engine, strings.TrimPrefix(p.ImportPath, module))
+		default:
 			t.Errorf("the engine depends on %s", p.ImportPath)
+		}
+	}
+	for _, want := range []string{"agui", "agui/jsonpatch", "agui/sse"} {
+		if !slices.Contains(engine, want) {
+			t.Errorf("%s is not among the engine's packages %v: the rule holds for nothing", want, engine)
 		}
 	}
 }
