@@ -30,15 +30,25 @@ func TestRulesTableMatchesTheEngine(t *testing.T) {
 		listed[id] = r
 	}
 	for _, rule := range agui.Rules() {
-		r, ok := listed[rule.ID]
+		r, ok := listed[rule.ID()]
 		if !ok {
-			t.Errorf("rules table: no row for %s (%s)", rule.ID, rule.Page)
+			t.Errorf("rules table: no row for %s (%s)", rule, rule.Page())
 			continue
 		}
-		if r[2] != rule.Page {
-			t.Errorf("rules table: %s is on page %s, not %s", rule.ID, rule.Page, r[2])
+		severity := "warn"
+		if rule.Fatal() {
+			severity = "fatal"
 		}
-		delete(listed, rule.ID)
+		if r[1] != severity {
+			t.Errorf("rules table: %s is %s, not %s", rule, severity, r[1])
+		}
+		if r[2] != rule.Page() {
+			t.Errorf("rules table: %s is on page %s, not %s", rule, rule.Page(), r[2])
+		}
+		if r[3] != rule.Summary() {
+			t.Errorf("rules table: %s means %q (agui's Summary), not %q", rule, rule.Summary(), r[3])
+		}
+		delete(listed, rule.ID())
 	}
 	for id := range listed {
 		t.Errorf("rules table: %s is no rule of agui.Rules()", id)
