@@ -14,6 +14,7 @@ type Input struct {
 	ThreadID string // "" when unknown
 	RunID    string // the requested run's id; "" when unknown
 	value    *jsonpatch.Object
+	answers  []Answer // the resume list, read once (Answers); nil when none
 }
 
 // ReadInput reads a RunAgentInput as a consumer about to send it, or a
@@ -49,6 +50,7 @@ func ReadInput(data []byte) (Input, []Warning, error) {
 	in := Input{value: v.(*jsonpatch.Object)}
 	in.ThreadID, _ = in.get("threadId").(string)
 	in.RunID, _ = in.get("runId").(string)
+	in.answers = in.readAnswers()
 	return in, warnings, nil
 }
 

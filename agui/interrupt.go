@@ -238,8 +238,12 @@ func (p Pending) Resume(base Input, runID string, answers []Answer, now time.Tim
 	return in, p.Check(in, now)
 }
 
-// Answers are the input's resume list; nil when it has none.
-func (in Input) Answers() []Answer {
+// Answers are the input's resume list; nil when it has none. Its
+// entries are shared with the input: change a copy.
+func (in Input) Answers() []Answer { return in.answers }
+
+// readAnswers reads the resume list of an input the schema has checked.
+func (in Input) readAnswers() []Answer {
 	list, ok := in.get("resume").(*jsonpatch.Array)
 	if !ok {
 		return nil

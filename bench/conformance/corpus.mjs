@@ -7,12 +7,11 @@
 // expects nothing must resolve, as check passes only a valid stream. One
 // line a file; exit status 1 on any difference; the server is stopped
 // however the run ends. make conformance builds the server first.
-import { spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { basename, extname } from "node:path";
-import { createInterface } from "node:readline";
 import { isDeepStrictEqual } from "node:util";
 import { HttpAgent } from "@ag-ui/client";
+import { serve } from "./start.mjs";
 
 const root = new URL("../../", import.meta.url);
 const dir = new URL("bench/conformance/streams/", root);
@@ -39,25 +38,10 @@ const subset = (got, want) => {
 };
 
 // The server refuses to start on a bad file, naming it: that is a failure too.
-const server = spawn(new URL("bin/agent-analysis", root).pathname,
-  ["serve", "-addr", "127.0.0.1:0", "-no-delay", "-log-json", "-web", "/nonexistent", "-fixtures", dir.pathname],
-  { stdio: ["ignore", "pipe", "inherit"] });
-// However this script ends (an exception thrown from a callback skips
-// finally), the server ends with it.
-process.on("exit", () => server.kill("SIGTERM"));
+const { base, server } = await serve("-no-delay", "-fixtures", dir.pathname);
 
 let failed = 0;
 try {
-  const base = await new Promise((resolve, reject) => {
-    createInterface({ input: server.stdout }).on("line", (line) => {
-      let entry;
-      try { entry = JSON.parse(line); } catch { return; } // not a log line of ours
-      if (entry.msg === "listening") resolve(entry.url.replace(/\/agent-analysis$/, ""));
-    });
-    server.on("error", reject);
-    server.on("exit", (code) => reject(new Error(`the server exited ${code} before listening`)));
-  });
-
   for (const script of files) {
     const agent = new HttpAgent({ url: `${base}/api/agent-analysis`, threadId: "corpus" });
     const { warn, error } = console;

@@ -11,27 +11,11 @@
 // whole stream arrives in one read, and @ag-ui/client throws on a bad
 // event before it has applied the good ones before it, so its final state
 // would say more about timing than about the client.
-import { spawn } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { HttpAgent, buildResumeArray } from "@ag-ui/client";
+import { scripts } from "./fixtures.mjs";
+import { serve } from "./start.mjs";
 
-const root = new URL("../../", import.meta.url);
-const groups = ["demo", "fatal", "warn", "legal"];
-const scenarios = ["normal", "invalid", "slow", "approval"];
-const scripts = readdirSync(new URL("fixtures/", root)).filter((f) => f.endsWith(".json"))
-  .map((f) => JSON.parse(readFileSync(new URL(`fixtures/${f}`, root))))
-  .sort((a, b) => groups.indexOf(a.group) - groups.indexOf(b.group)
-    || (a.group === "demo" ? scenarios.indexOf(a.name) - scenarios.indexOf(b.name) : a.name.localeCompare(b.name)));
-
-const server = spawn(new URL("bin/agent-analysis", root).pathname, ["serve", "-addr", "127.0.0.1:0", "-log-json", "-web", "/nonexistent"], { stdio: ["ignore", "pipe", "inherit"] });
-const base = await new Promise((resolve, reject) => {
-  createInterface({ input: server.stdout }).on("line", (line) => {
-    const entry = JSON.parse(line);
-    if (entry.msg === "listening") resolve(entry.url.replace(/\/agent-analysis$/, ""));
-  });
-  server.on("exit", (code) => reject(new Error(`server exited ${code}`)));
-});
+const { base, server } = await serve();
 
 // What 1.0 says of a script: its group, as the demo's select names them.
 const said = { demo: "scenario", fatal: "rejects", warn: "warns", legal: "legal" };

@@ -3,7 +3,8 @@
 // arrived, has the AG-UI 1.0 consumer engine judge every event as it
 // comes, and watches the transport: the status and content type, the SSE
 // framing, silences, how the stream ended. record and check -url are
-// built on it; the demo's own runtime is app/effects.
+// built on it, and the proxy reads what passes it with its Watch; the
+// demo's own runtime is app/effects.
 package agent
 
 import (

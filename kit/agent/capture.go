@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/agent-analysis/agent-analysis/agui"
-	"github.com/agent-analysis/agent-analysis/agui/sse"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
@@ -55,26 +54,17 @@ func IsCapture(data []byte) bool {
 // gives no meaning to noted and skipped.
 func ReadCapture(data []byte) Capture {
 	var c Capture
-	watch := &framing{comment: func(text string) { c.Frames = append(c.Frames, script.Frame{Comment: text}) }}
-	events := sse.NewReader(bytes.NewReader(data), agui.MaxEventBytes)
-	events.OnLine = watch.line
-	for {
-		event, err := events.Next()
-		if err == nil {
-			c.Frames = append(c.Frames, script.Frame{Event: bytes.Clone(event)})
-			continue
+	w := Watch(bytes.NewReader(data), nil, func(f script.Frame) { c.Frames = append(c.Frames, f) })
+	switch {
+	case errors.Is(w.Err, io.EOF):
+		if w.Cut != nil {
+			c.Failures = append(c.Failures, *w.Cut)
 		}
-		switch {
-		case errors.Is(err, io.EOF):
-			if f := watch.cut(); f != nil {
-				c.Failures = append(c.Failures, *f)
-			}
-		case errors.Is(err, sse.ErrEventTooLarge):
-			c.Failures = append(c.Failures, Finding{agui.Limit.ID(), "an event or a comment line is over the engine's 1 MiB bound: the stream was not read further"})
-		default:
-			c.Failures = append(c.Failures, Finding{StreamBroken, err.Error()})
-		}
-		c.Notes = watch.notes()
-		return c
+	case w.OverBound() != "":
+		c.Failures = append(c.Failures, Finding{agui.Limit.ID(), "an event or a comment line is over the engine's 1 MiB bound: the stream was not read further"})
+	default:
+		c.Failures = append(c.Failures, Finding{StreamBroken, w.Err.Error()})
 	}
+	c.Notes = w.Notes
+	return c
 }

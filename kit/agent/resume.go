@@ -120,20 +120,12 @@ func readEntry(item json.RawMessage) (agui.Answer, error) {
 	}
 	a := agui.Answer{InterruptID: *e.InterruptID, Status: agui.ResumeStatus(*e.Status)}
 	if e.Payload != nil {
-		a.Payload = compactJSON(e.Payload)
+		a.Payload = script.Compact(e.Payload)
 	}
 	if e.Metadata != nil {
-		a.Metadata = compactJSON(e.Metadata)
+		a.Metadata = script.Compact(e.Metadata)
 	}
 	return a, nil
-}
-
-func compactJSON(raw []byte) []byte {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return raw
-	}
-	return b.Bytes()
 }
 
 // EntryJSON is an answer as a resume list writes it.

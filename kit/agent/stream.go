@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/agui"
-	"github.com/agent-analysis/agent-analysis/agui/sse"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
@@ -32,59 +31,35 @@ func (run *reading) fail(check, format string, args ...any) {
 }
 
 // read reads the stream to its end, the engine judging each event as it
-// arrives. It goes on after a violation: the transport is still checked,
-// and a recording keeps all that was sent.
+// arrives (Watch). It goes on after a violation: the transport is still
+// checked, and a recording keeps all that was sent.
 func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Consumer) {
 	run.lastArrival = run.ex.Transport.Answered
-	watch := &framing{comment: func(text string) {
-		run.ex.Transport.Comments++
-		run.frame(script.Frame{Comment: text})
-	}}
-	events := sse.NewReader(arrivals{body, run}, agui.MaxEventBytes)
-	events.OnLine = watch.line
-	var readErr error
-	for {
-		data, err := events.Next()
-		if err != nil {
-			readErr = err
-			break
-		}
-		run.ex.Transport.Events++
-		run.frame(script.Frame{Event: append([]byte(nil), data...)})
-		if step := consumer.Feed(data); step.Violation != nil && run.ex.Violation == nil {
-			run.ex.Violation = step.Violation
-		}
-	}
+	w := Watch(arrivals{body, run}, consumer, run.frame)
 	end := time.Since(run.start)
 	run.arrived(end) // the silence before the end counts too
 	run.ex.Transport.Took = end
-	if runs := consumer.Runs(); len(runs) > 0 && runs[len(runs)-1].Phase == agui.Active {
-		run.activeRun = runs[len(runs)-1].RunID
-	}
-	run.ex.Truncated = consumer.End()
-	run.ex.Warnings, _ = consumer.Warnings()
+	run.ex.Transport.Events, run.ex.Transport.Comments = w.Events, w.Comments
+	run.ex.Violation, run.activeRun = w.Violation, w.ActiveRun
+	run.ex.Truncated, run.ex.Warnings = w.Truncated, w.Warnings
 	if p, ok := consumer.Pending(); ok {
 		run.ex.Interrupted = &p
 		state, _ := consumer.State().(agui.JSONState)
 		run.ex.next, run.ex.nextErr = NextInput(run.ex.Sent, state.Value(), consumer.Messages())
 	}
-	run.ex.Notes = append(run.ex.Notes, watch.notes()...)
+	run.ex.Notes = append(run.ex.Notes, w.Notes...)
 	switch {
 	case errors.Is(context.Cause(ctx), errTooLong): // however the reading ended after the cut
-		run.ended(ctx, readErr)
-	case errors.Is(readErr, io.EOF):
-		if f := watch.cut(); f != nil {
-			run.ex.Failures = append(run.ex.Failures, *f)
+		run.ended(ctx, w.Err)
+	case errors.Is(w.Err, io.EOF):
+		if w.Cut != nil {
+			run.ex.Failures = append(run.ex.Failures, *w.Cut)
 		}
-	case errors.Is(readErr, sse.ErrEventTooLarge):
-		what := "an event"
-		if errors.Is(readErr, sse.ErrCommentTooLarge) {
-			what = "a comment line"
-		}
-		run.fail(agui.Limit.ID(), "%s is over the engine's %d MiB bound: the stream was not read further", what, agui.MaxEventBytes>>20)
+	case w.OverBound() != "":
+		run.fail(agui.Limit.ID(), "%s is over the engine's %d MiB bound: the stream was not read further", w.OverBound(), agui.MaxEventBytes>>20)
 		run.ex.Truncated = ""
 	default:
-		run.ended(ctx, readErr)
+		run.ended(ctx, w.Err)
 	}
 }
 

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"bytes"
 	"encoding/json"
 	"time"
 
@@ -61,7 +60,7 @@ func Continuations(s script.Script, useExpect bool) []Result {
 		if r, err := resume(s, main, c); err != nil {
 			res.Failures = []Failure{*err}
 		} else {
-			res.Failures, res.Notes, res.Warnings = judge(r, compactJSON(c.Extra["expect"]), useExpect)
+			res.Failures, res.Notes, res.Warnings = judge(r, script.Compact(c.Extra["expect"]), useExpect)
 		}
 		res.OK = len(res.Failures) == 0
 		out = append(out, res)
@@ -105,12 +104,4 @@ func judge(r Replay, expect json.RawMessage, useExpect bool) ([]Failure, []strin
 		return []Failure{*f}, res.Notes, res.Warnings
 	}
 	return nil, res.Notes, res.Warnings
-}
-
-func compactJSON(raw json.RawMessage) json.RawMessage {
-	var b bytes.Buffer
-	if raw == nil || json.Compact(&b, raw) != nil {
-		return raw
-	}
-	return b.Bytes()
 }

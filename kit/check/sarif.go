@@ -14,12 +14,15 @@ func SARIF(results []Result, lines func(path string, event int) int) []sarif.Res
 	var out []sarif.Result
 	for _, r := range results {
 		for _, f := range r.Failures {
-			s := sarif.Result{RuleID: f.Rule, Message: r.Name + ": " + f.Text, URI: r.Path, Event: f.Event}
+			s := sarif.Result{RuleID: f.Rule, Message: r.Name + ": " + f.Text, Event: f.Event}
 			if rule, ok := agui.RuleByID(f.Rule); ok {
 				s.HelpURI = rule.URL()
 			}
-			if r.Transport != nil {
+			switch {
+			case r.Transport != nil:
 				s.URI = r.Transport.URL
+			case r.Path != "":
+				s.URI = sarif.FileURI(r.Path)
 			}
 			if r.Path != "" && f.Event > 0 && lines != nil && r.Continues == "" { // a continuation's events are not the file's stream
 				s.Line = lines(r.Path, f.Event)

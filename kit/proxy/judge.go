@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/agui"
-	"github.com/agent-analysis/agent-analysis/agui/sse"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 )
@@ -35,9 +33,8 @@ type judging struct {
 	consumer  *agui.Consumer
 	violation *agui.Violation // the first rule the stream broke
 	whole     bool            // the stream was judged to its end
-	watch     framing
-	frames    []script.Frame // for the log
-	kept      int            // their bytes
+	frames    []script.Frame  // for the log
+	kept      int             // their bytes
 	keep      bool
 	last      time.Time // when the last frame arrived
 }
@@ -283,55 +280,30 @@ func (j *judging) readAnswer(a answer, in agui.Input, opts agui.Options) {
 }
 
 // readStream has the engine judge each event as it passes, and watches
-// the framing, as check -url does.
+// the framing, as check -url does (agent.Watch).
 func (j *judging) readStream(body io.Reader) {
-	j.watch.comment = func(text string) {
-		j.run.Comments++
-		j.frame(script.Frame{Comment: text})
-	}
-	events := sse.NewReader(body, agui.MaxEventBytes)
-	events.OnLine = j.watch.line
-	var readErr error
-	for {
-		data, err := events.Next()
-		if err != nil {
-			readErr = err
-			break
-		}
-		j.run.Events++
-		j.frame(script.Frame{Event: bytes.Clone(data)})
-		if step := j.consumer.Feed(data); step.Violation != nil && j.violation == nil {
-			j.violation = step.Violation
-		}
-	}
+	w := agent.Watch(body, j.consumer, j.frame)
+	j.run.Events, j.run.Comments = w.Events, w.Comments
+	j.violation = w.Violation
 	<-j.done // how the stream ended, whatever the reader saw
 	o := j.outcome
-	activeRun := ""
-	if runs := j.consumer.Runs(); len(runs) > 0 && runs[len(runs)-1].Phase == agui.Active {
-		activeRun = runs[len(runs)-1].RunID
+	for _, warning := range w.Warnings {
+		j.note("warning (%s): %s", warning.Rule.ID(), warning.Text)
 	}
-	truncated := j.consumer.End()
-	warnings, dropped := j.consumer.Warnings()
-	for _, w := range warnings {
-		j.note("warning (%s): %s", w.Rule.ID(), w.Text)
+	if w.Dropped > 0 {
+		j.note("%d more warnings", w.Dropped)
 	}
-	if dropped > 0 {
-		j.note("%d more warnings", dropped)
-	}
+	j.run.Notes = append(j.run.Notes, w.Notes...)
 	if v := j.violation; v != nil {
 		j.fail(Failure{Rule: v.Rule.ID(), Event: v.Index + 1, Text: v.Reason, Page: v.Rule.URL()})
 	}
 	cut := false
 	switch {
-	case errors.Is(readErr, sse.ErrEventTooLarge):
-		what := "an event"
-		if errors.Is(readErr, sse.ErrCommentTooLarge) {
-			what = "a comment line"
-		}
+	case w.OverBound() != "":
 		j.fail(Failure{Rule: agui.Limit.ID(), Event: j.run.Events + 1, Page: agui.Limit.URL(),
-			Text: fmt.Sprintf("%s is over the engine's %d MiB bound: the bytes passed, judging stopped there", what, agui.MaxEventBytes>>20)})
+			Text: fmt.Sprintf("%s is over the engine's %d MiB bound: the bytes passed, judging stopped there", w.OverBound(), agui.MaxEventBytes>>20)})
 		return
-	case errors.Is(readErr, errBehind):
+	case errors.Is(w.Err, errBehind):
 		j.fail(Failure{Rule: Unjudged, Text: fmt.Sprintf("the stream ran %d MiB ahead of the judge: judged its first %d events, the bytes all passed", MaxBacklog>>20, j.run.Events)})
 		return
 	case o.write != nil && errors.Is(o.write, os.ErrDeadlineExceeded):
@@ -345,20 +317,20 @@ func (j *judging) readStream(body io.Reader) {
 		return
 	case errors.Is(o.read, io.EOF):
 		j.whole = true
-		if f := j.watch.cut(); f != nil {
-			j.fail(*f)
+		if f := w.Cut; f != nil {
+			j.fail(Failure{Rule: f.Check, Text: f.Text})
 		}
 	default:
 		cut = true
 	}
 	switch {
-	case truncated != "" && cut:
-		j.fail(Failure{Rule: Truncated, Text: fmt.Sprintf("%s (the connection broke: %v)", truncated, o.read), Page: pageTransports})
-	case truncated != "":
-		j.fail(Failure{Rule: Truncated, Text: truncated, Page: pageTransports})
+	case w.Truncated != "" && cut:
+		j.fail(Failure{Rule: Truncated, Text: fmt.Sprintf("%s (the connection broke: %v)", w.Truncated, o.read), Page: pageTransports})
+	case w.Truncated != "":
+		j.fail(Failure{Rule: Truncated, Text: w.Truncated, Page: pageTransports})
 	case !cut:
-	case j.violation != nil && activeRun != "":
-		j.fail(Failure{Rule: agent.StreamBroken, Text: fmt.Sprintf("the connection broke while run %q was active: %v", activeRun, o.read)})
+	case j.violation != nil && w.ActiveRun != "":
+		j.fail(Failure{Rule: agent.StreamBroken, Text: fmt.Sprintf("the connection broke while run %q was active: %v", w.ActiveRun, o.read)})
 	case j.violation != nil:
 		j.fail(Failure{Rule: agent.StreamBroken, Text: fmt.Sprintf("the connection broke after the stream broke a rule: %v", o.read)})
 	default:

@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
+	"path/filepath"
 )
 
 // Version is the SARIF version written.
@@ -29,9 +31,21 @@ type Result struct {
 	HelpURI string // the rule's page (protocol.Rule.URL()); "" for none
 	Level   string // "error" when "", or "warning", "note"
 	Message string
-	URI     string // the file or URL the finding is in
+	URI     string // the URL, or the file (FileURI), the finding is in
 	Line    int    // its line in the file, from 1; 0 for none (a live stream)
 	Event   int    // the event it is at, from 1; 0 for none
+}
+
+// FileURI is a file's path as a SARIF artifact's URI, which must be a URI
+// reference: slashes forward, escaped where a URI must be ("a b.json" is
+// "a%20b.json"), and a path on a Windows volume a file: URI
+// ("file:///C:/runs/a.json").
+func FileURI(path string) string {
+	p := filepath.ToSlash(path)
+	if filepath.VolumeName(path) != "" {
+		return (&url.URL{Scheme: "file", Path: "/" + p}).String()
+	}
+	return (&url.URL{Path: p}).String() // "a:b.json" is "./a:b.json", not a scheme
 }
 
 // Write writes results as one SARIF log.

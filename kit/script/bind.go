@@ -83,5 +83,5 @@ func raw(m json.RawMessage) []byte {
 	if m == nil {
 		return nil
 	}
-	return compact(m)
+	return Compact(m)
 }

@@ -144,7 +144,7 @@ func readMatch(raw json.RawMessage) (Match, error) {
 		return Match{}, fmt.Errorf("payload must not be null: leave it out to match any")
 	}
 	if m.Payload != nil {
-		m.Payload = compact(m.Payload)
+		m.Payload = Compact(m.Payload)
 	}
 	return m, nil
 }

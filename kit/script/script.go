@@ -258,7 +258,7 @@ func readStep(item json.RawMessage) (Frame, error) {
 		return Frame{}, errors.New("an event is a JSON object")
 	}
 	if _, isEvent := members["type"]; isEvent || (members["afterMs"] == nil && members["event"] == nil && members["comment"] == nil) {
-		event := compact(item)
+		event := Compact(item)
 		frame := Frame{Event: event}
 		frame.Type, frame.ids = readEvent(event)
 		return frame, nil
@@ -285,7 +285,7 @@ func readStep(item json.RawMessage) (Frame, error) {
 		if bytes.TrimSpace(w.Event)[0] != '{' {
 			return Frame{}, errors.New("an event is a JSON object")
 		}
-		frame.Event = compact(w.Event)
+		frame.Event = Compact(w.Event)
 		frame.Type, frame.ids = readEvent(frame.Event)
 	case w.Comment != nil && w.Event == nil:
 		if strings.ContainsAny(*w.Comment, "\r\n") {
@@ -298,7 +298,9 @@ func readStep(item json.RawMessage) (Frame, error) {
 	return frame, nil
 }
 
-func compact(raw json.RawMessage) json.RawMessage {
+// Compact is raw without insignificant whitespace, or raw itself when it
+// is not JSON: what a script keeps of an event or a payload as written.
+func Compact(raw json.RawMessage) json.RawMessage {
 	var b bytes.Buffer
 	if err := json.Compact(&b, raw); err != nil {
 		return raw

@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"github.com/agent-analysis/agent-analysis/internal/testfile"
+	"github.com/agent-analysis/agent-analysis/kit/sarif"
+	"github.com/agent-analysis/agent-analysis/kit/sarif/sariftest"
 	"github.com/agent-analysis/agent-analysis/server/servertest"
 )
 
@@ -241,7 +243,8 @@ func TestCheckURLReportsNoSecrets(t *testing.T) {
 // -strict fails what the engine warned about, by its rule; -sarif writes
 // every failure with its rule's page, its file, line and event.
 func TestCheckStrictAndSARIF(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "my runs") // a URI escapes the space
+	os.Mkdir(dir, 0o755)
 	warned := testfile.Write(t, dir, "warned.jsonl", `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`+"\n"+`{"type":"FUTURE_EVENT"}`+"\n"+`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`+"\n")
 	broken := testfile.Write(t, dir, "broken.jsonl", `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`+"\n"+`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`+"\n\n"+`{"type":"STATE_SNAPSHOT","snapshot":{}}`+"\n")
 
@@ -278,21 +281,49 @@ func TestCheckStrictAndSARIF(t *testing.T) {
 			}
 		}
 	}
+	if err := sariftest.Validate(raw); err != nil {
+		t.Errorf("not SARIF 2.1.0: %v\n%s", err, raw)
+	}
 	if err := json.Unmarshal(raw, &log); err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 {
 		t.Fatalf("%v: %s", err, raw)
 	}
 	got := map[string]string{}
 	for _, r := range log.Runs[0].Results {
 		loc := r.Locations[0].PhysicalLocation
-		got[r.RuleID] = fmt.Sprintf("%s:%d event %d", filepath.Base(loc.ArtifactLocation.URI), loc.Region.StartLine, r.Properties.Event)
+		got[r.RuleID] = fmt.Sprintf("%s:%d event %d", loc.ArtifactLocation.URI, loc.Region.StartLine, r.Properties.Event)
 	}
-	want := map[string]string{"unknown-event": "warned.jsonl:2 event 2", "after-finish": "broken.jsonl:4 event 3"}
+	uri := sarif.FileURI(dir)
+	want := map[string]string{"unknown-event": uri + "/warned.jsonl:2 event 2", "after-finish": uri + "/broken.jsonl:4 event 3"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("results %v, want %v", got, want)
 	}
 	for _, r := range log.Runs[0].Tool.Driver.Rules {
 		if !strings.HasPrefix(r.HelpURI, "https://docs.ag-ui.com/spec/") {
 			t.Errorf("rule %s without its page: %q", r.ID, r.HelpURI)
+		}
+	}
+}
+
+// -sarif writes a SARIF 2.1.0 log whether the runs pass or fail: a
+// passing script's has no results, a live run's names its URL.
+func TestCheckWritesValidSARIF(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"../../../kit/check/testdata/scripts/valid.jsonl"},
+		{"../../../kit/check/testdata/scripts/after-finish.json", "../../../kit/check/testdata/captures/cut.sse"},
+		{"-url", servertest.Ours(t), "-scenario", "events-after-finish"},
+	} {
+		report := filepath.Join(dir, "report.sarif")
+		err := run(t.Context(), append([]string{"check", "-sarif", report}, args...), io.Discard, io.Discard)
+		if passes := len(args) == 1; passes != (err == nil) {
+			t.Errorf("%v: %v", args, err)
+		}
+		raw, _ := os.ReadFile(report)
+		if err := sariftest.Validate(raw); err != nil {
+			t.Errorf("%v: not SARIF 2.1.0: %v\n%s", args, err, raw)
+		}
+		if results := bytes.Count(raw, []byte(`"ruleId"`)); (len(args) == 1) != (results == 0) {
+			t.Errorf("%v: %d results\n%s", args, results, raw)
 		}
 	}
 }

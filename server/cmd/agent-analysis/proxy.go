@@ -95,35 +95,18 @@ func runProxy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("proxy: %w", err)
 	}
-	// Cancelling every request context on shutdown ends open streams
-	// promptly, each reported as interrupted; Shutdown alone would wait.
-	base, cancelRequests := context.WithCancelCause(context.Background())
-	defer cancelRequests(nil)
 	srv := &http.Server{
 		Handler:           p,
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       60 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return base },
 		ErrorLog:          log.New(stderr, "proxy: ", 0),
 	}
-	srv.RegisterOnShutdown(func() { cancelRequests(proxy.ErrShutdown) })
+	// The runs a shutdown cuts are reported as interrupted.
+	defer cancelOnShutdown(srv, proxy.ErrShutdown)()
 	mu.Lock()
 	fmt.Fprintf(stdout, "proxy: listening on http://%s, forwarding to %s\n", ln.Addr(), agent.RedactURL(*upstream))
 	mu.Unlock()
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	select {
-	case err = <-served:
-	case <-ctx.Done():
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err = srv.Shutdown(shutdownCtx); errors.Is(err, context.DeadlineExceeded) {
-			err = srv.Close()
-		}
-		if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {
-			err = serveErr
-		}
-	}
+	err = serveUntil(ctx, srv, ln, nil)
 	p.Close()
 	summary := p.Summary()
 	mu.Lock()

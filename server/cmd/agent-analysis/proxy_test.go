@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-analysis/agent-analysis/kit/sarif/sariftest"
 	"github.com/agent-analysis/agent-analysis/server/library"
 	"github.com/agent-analysis/agent-analysis/server/servertest"
 )
@@ -69,6 +70,9 @@ func TestProxyCommand(t *testing.T) {
 
 	// Every failure is a SARIF result: its rule, its page, the URL, the event.
 	raw, _ := os.ReadFile(filepath.Join(sarifDir, "proxy.sarif"))
+	if err := sariftest.Validate(raw); err != nil {
+		t.Errorf("not SARIF 2.1.0: %v\n%s", err, raw)
+	}
 	var log struct {
 		Runs []struct {
 			Tool struct {

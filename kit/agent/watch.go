@@ -1,0 +1,86 @@
+package agent
+
+import (
+	"bytes"
+	"errors"
+	"io"
+
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/sse"
+	"github.com/agent-analysis/agent-analysis/kit/script"
+)
+
+// Watched is what reading an SSE stream saw (Watch).
+type Watched struct {
+	Events, Comments int
+
+	// The engine's verdict, when it judged: the first rule the stream
+	// broke; the run active when it last judged, at the end or at the
+	// break ("" if none); why the stream is truncated
+	// (agui.Consumer.End); its warnings, and how many more it dropped.
+	Violation *agui.Violation
+	ActiveRun string
+	Truncated string
+	Warnings  []agui.Warning
+	Dropped   int
+
+	// Err ended the reading: io.EOF for a stream read to its end,
+	// sse.ErrEventTooLarge for an event or a comment line over the
+	// engine's bound (OverBound), or the body's error.
+	Err error
+	// Cut is the failure of a stream that ended inside an event, which
+	// every client discards: the reading ended there, and the stream did.
+	Cut   *Finding
+	Notes []string // legal SSE worth knowing: fields AG-UI ignores, and such
+}
+
+// Watch reads an SSE stream until it ends or a read fails, as check -url
+// and the proxy read one: frame is told of each event and comment as it
+// is read, consumer (nil for none) judges each event, and the framing is
+// watched for what the reader forgives. The reading goes on after a
+// violation: the transport is still checked.
+func Watch(body io.Reader, consumer *agui.Consumer, frame func(script.Frame)) Watched {
+	var w Watched
+	watch := &framing{comment: func(text string) {
+		w.Comments++
+		frame(script.Frame{Comment: text})
+	}}
+	events := sse.NewReader(body, agui.MaxEventBytes)
+	events.OnLine = watch.line
+	for {
+		data, err := events.Next()
+		if err != nil {
+			w.Err = err
+			break
+		}
+		w.Events++
+		frame(script.Frame{Event: bytes.Clone(data)})
+		if consumer == nil {
+			continue
+		}
+		if step := consumer.Feed(data); step.Violation != nil && w.Violation == nil {
+			w.Violation = step.Violation
+		}
+	}
+	w.Cut, w.Notes = watch.cut(), watch.notes()
+	if consumer != nil {
+		if runs := consumer.Runs(); len(runs) > 0 && runs[len(runs)-1].Phase == agui.Active {
+			w.ActiveRun = runs[len(runs)-1].RunID
+		}
+		w.Truncated = consumer.End()
+		w.Warnings, w.Dropped = consumer.Warnings()
+	}
+	return w
+}
+
+// OverBound is what was over the engine's bound when that ended the
+// reading, "an event" or "a comment line"; "" when nothing was.
+func (w Watched) OverBound() string {
+	switch {
+	case errors.Is(w.Err, sse.ErrCommentTooLarge):
+		return "a comment line"
+	case errors.Is(w.Err, sse.ErrEventTooLarge):
+		return "an event"
+	}
+	return ""
+}

@@ -1,0 +1,95 @@
+package check
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"testing"
+
+	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/internal/testfile"
+	"github.com/agent-analysis/agent-analysis/kit/agent"
+	"github.com/agent-analysis/agent-analysis/kit/script"
+	"github.com/agent-analysis/agent-analysis/server/servertest"
+)
+
+// A capture holds the stream, not the request it answered, so a check of
+// the file alone accepts any thread and run and starts from no state.
+// These scripts break, or warn by, a rule only the request can show; each
+// is said with what the live run fails or warns by.
+var needsTheRequest = map[string]string{
+	"other-thread":         "thread-of-run: the stream's run is on another thread than the one asked for",
+	"two-runs":             "requested-run-last: a run follows the one asked for",
+	"delta-on-input-state": "no warning: its deltas patch the state the input carries",
+}
+
+// What `curl -N` saves of every built-in script's stream, checked as a
+// file (check run.sse), gets the verdict check -url gives the same script:
+// it passes or fails alike, by the same rules, and warns by the same
+// rules. A script whose verdict needs the request gets it when the capture
+// is judged with the request it answered.
+func TestACaptureOfEveryScriptGetsTheLiveVerdict(t *testing.T) {
+	api := servertest.Ours(t)
+	dir := t.TempDir()
+	for _, f := range fixtures.All() {
+		t.Run(f.Name, func(t *testing.T) {
+			in, err := agent.DemoInput(f.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _, err := in.Request("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := curl(t, api, body)
+			path := testfile.Write(t, dir, f.Name+".sse", string(raw))
+			results := File(path, false)
+			if len(results) != 1 {
+				t.Fatalf("%d results for one capture", len(results))
+			}
+			file := results[0]
+			live := Live(f.Name, agent.Run(t.Context(), agent.Request{URL: api, Input: in}))
+
+			why, needs := needsTheRequest[f.Name]
+			switch agree := same(file, live); {
+			case !agree && !needs:
+				t.Errorf("the capture: %s; the live run: %s", verdictOf(file), verdictOf(live))
+			case agree && needs:
+				t.Errorf("the capture alone gets the live verdict, %s: drop it from needsTheRequest (%s)", verdictOf(live), why)
+			}
+			// The same events, judged against the request they answered.
+			c := agent.ReadCapture(raw)
+			withRequest := Script(script.Script{Name: f.Name, Input: body, Frames: c.Frames}, false)
+			if !same(withRequest, live) {
+				t.Errorf("the capture with its request: %s; the live run: %s", verdictOf(withRequest), verdictOf(live))
+			}
+		})
+	}
+}
+
+// curl posts body as curl -N does, and keeps every byte of the answer.
+func curl(t *testing.T, url string, body []byte) []byte {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d %v: %s", resp.StatusCode, err, raw)
+	}
+	return raw
+}
+
+// same reports whether two results pass or fail alike, by the same rules,
+// and warn by the same rules.
+func same(a, b Result) bool {
+	return a.OK == b.OK && slices.Equal(rules(a), rules(b)) && slices.Equal(warned(a), warned(b))
+}
+
+func verdictOf(r Result) string {
+	return fmt.Sprintf("ok %v, fails by %q, warns by %q", r.OK, rules(r), warned(r))
+}
