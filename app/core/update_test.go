@@ -136,7 +136,7 @@ func TestInvalidRunRefusesAtomically(t *testing.T) {
 	}
 }
 
-// The Wire disclosure lists a run's events in order with verdicts and
+// The arrival log lists a run's events in order with verdicts and
 // warnings, bounded, and starts afresh with each run.
 func TestArrivalsRecordVerdicts(t *testing.T) {
 	p := start(t).run("normal").events(1, script(t, "normal", 1)...)

@@ -40,7 +40,7 @@ type controls struct {
 	Filter     core.Filter
 
 	send         func(core.Msg)
-	showWarnings func() // opens the Wire at the first warned event
+	showWarnings func() // opens the arrival log at the first warned event
 }
 
 func (c *controls) Render() app.UI {
@@ -115,8 +115,8 @@ func (r *runState) Render() app.UI {
 		app.P().Class("status", statusClass(r.Lifecycle)).Body(
 			app.Span().ID(statusID).TabIndex(-1).Role("status").Text(r.Lifecycle.String()),
 			app.If(who(r.Lifecycle) != "", func() app.UI { return app.Span().Class("who").Text(" · " + who(r.Lifecycle)) }),
-			// What the engine warned about is on the Wire: the count says
-			// so here, and its button opens the Wire at the first one.
+			// What the engine warned about is in the arrival log: the count
+			// says so here, and its button opens the log at the first one.
 			app.If(r.Warned > 0, func() app.UI {
 				return app.Span().Class("warned").Body(
 					app.Text(" · "),

@@ -360,19 +360,19 @@ func TestTableOfACrowd(t *testing.T) {
 	}
 }
 
-// renderWire is the Wire disclosure of a model, opened.
-func renderWire(t *testing.T, m core.Model) *html.Node {
+// renderArrivalLog is the arrival log of a model, opened.
+func renderArrivalLog(t *testing.T, m core.Model) *html.Node {
 	t.Helper()
-	doc, err := html.Parse(strings.NewReader(app.HTMLString(&wireLog{Arrivals: m.Arrivals, disclosed: disclosed{open: true}})))
+	doc, err := html.Parse(strings.NewReader(app.HTMLString(&arrivalLog{Arrivals: m.Arrivals, disclosed: disclosed{open: true}})))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return doc
 }
 
-// The Wire disclosure lists a normal run's six events as applied, and an
+// The arrival log lists a normal run's six events as applied, and an
 // invalid run's refused one; closed, it draws none.
-func TestWireDisclosure(t *testing.T) {
+func TestArrivalLog(t *testing.T) {
 	verdicts := func(doc *html.Node) []string {
 		var out []string
 		for _, li := range find(doc, has("data-verdict", "")) {
@@ -381,16 +381,16 @@ func TestWireDisclosure(t *testing.T) {
 		return out
 	}
 	if got := verdicts(render(t, modelAfter(t, "normal", 6))); len(got) != 0 {
-		t.Errorf("closed, the Wire draws %v", got)
+		t.Errorf("closed, the arrival log draws %v", got)
 	}
-	normal := renderWire(t, modelAfter(t, "normal", 6))
+	normal := renderArrivalLog(t, modelAfter(t, "normal", 6))
 	if got := verdicts(normal); strings.Join(got, ",") != "applied,applied,applied,applied,applied,applied" {
 		t.Errorf("normal: %v", got)
 	}
 	if pre := find(normal, tag("pre")); len(pre) != 6 || !strings.Contains(text(pre[1]), `"snapshot": {`) {
 		t.Errorf("the snapshot's JSON is not shown pretty-printed")
 	}
-	invalid := renderWire(t, modelAfter(t, "invalid", 4))
+	invalid := renderArrivalLog(t, modelAfter(t, "invalid", 4))
 	if got := verdicts(invalid); strings.Join(got, ",") != "applied,applied,applied,refused" {
 		t.Errorf("invalid: %v", got)
 	}
@@ -418,7 +418,7 @@ func TestChartDescribesChanges(t *testing.T) {
 // broken rule is quoted with its page, an agent's own report never is, a
 // run this demo stopped says so (quoting 1.x's permission, never as a
 // violation), an interrupted run asks its question, and what the engine
-// warned about is counted on the status and listed on the Wire.
+// warned about is counted on the status and listed in the arrival log.
 func TestEveryScriptExplainsItsEnd(t *testing.T) {
 	for _, s := range fixtures.All() {
 		t.Run(s.Name, func(t *testing.T) {
@@ -472,9 +472,9 @@ func TestEveryScriptExplainsItsEnd(t *testing.T) {
 				buttonNamed(t, questions[0], "Cancel request")
 			}
 			if s.Group == fixtures.Warn && s.Outcome.Status == "Completed" {
-				warned := find(renderWire(t, models[len(models)-1]), has("class", "arrival-warnings"))
+				warned := find(renderArrivalLog(t, models[len(models)-1]), has("class", "arrival-warnings"))
 				if len(warned) == 0 || !strings.HasPrefix(text(warned[0]), "Warning: ") {
-					t.Error("no warning on the Wire")
+					t.Error("no warning in the arrival log")
 				}
 			}
 		})
@@ -694,10 +694,10 @@ func TestWarningsOnTheStatus(t *testing.T) {
 	if b.Data != "button" || must(attr(b, "type")) != "button" {
 		t.Errorf("warnings control %s", b.Data)
 	}
-	// On the Wire, the warned event can take focus.
-	warned := find(renderWire(t, models[len(models)-1]), has("class", "arrival info warned"))
+	// In the arrival log, the warned event can take focus.
+	warned := find(renderArrivalLog(t, models[len(models)-1]), has("class", "arrival info warned"))
 	if len(warned) != 1 || must(attr(warned[0], "tabindex")) != "-1" || !strings.Contains(must(attr(warned[0], "aria-label")), "1 warning") {
-		t.Errorf("%d warned events on the Wire", len(warned))
+		t.Errorf("%d warned events in the arrival log", len(warned))
 	}
 }
 
