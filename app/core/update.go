@@ -358,8 +358,8 @@ func kindOf(r agui.Rule) FailureKind {
 
 // fail (rule 4, 6 or 8): the run ends; the last valid data, filter and
 // selection stay; its connection is aborted so nothing queued can follow.
-func fail(m Model, kind FailureKind, rule Rule, broke agui.Rule, reason string) (Model, Cmd) {
-	m.Lifecycle = Failed{RunID: m.Run.RunID, Kind: kind, Rule: rule, Broke: broke, Reason: reason}
+func fail(m Model, kind FailureKind, rule LifecycleRule, broke agui.Rule, reason string) (Model, Cmd) {
+	m.Lifecycle = Failed{RunID: m.Run.RunID, Kind: kind, DecidedBy: rule, Broke: broke, Reason: reason}
 	m = logf(m, m.Run.RunID, Problem, "failed (%s): %s", kind, reason)
 	if m.Connection == 0 {
 		return m, nil

@@ -196,8 +196,8 @@ func scenarioLine(scenarios catalogue.Catalogue, name string) app.UI {
 		app.If(s.Must != "", func() app.UI {
 			return app.P().Body(app.Strong().Text("A conforming client: "), app.Text(s.Must))
 		}),
-		app.If(s.Demo != "", func() app.UI {
-			return app.P().Body(app.Strong().Text("This demo: "), app.Text(s.Demo))
+		app.If(s.ThisDemo != "", func() app.UI {
+			return app.P().Body(app.Strong().Text("This demo: "), app.Text(s.ThisDemo))
 		}),
 	)
 }

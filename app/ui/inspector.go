@@ -166,7 +166,7 @@ func ruleLines(f core.Failed) app.UI {
 	}
 	return app.Div().Class("rule").Body(
 		whose,
-		app.P().Text(fmt.Sprintf("Decided by lifecycle rule %d: %s.", f.Rule, f.Rule)),
+		app.P().Text(fmt.Sprintf("Decided by lifecycle rule %d: %s.", f.DecidedBy, f.DecidedBy)),
 	)
 }
 

@@ -425,7 +425,7 @@ func TestEveryScriptExplainsItsEnd(t *testing.T) {
 			models := play(t, s.Name)
 			last := models[len(models)-1]
 			doc := render(t, last)
-			want := s.Outcome
+			want := s.Ending
 			if got := text(one(t, doc, "status", has("role", "status"))); got != want.Status {
 				t.Errorf("status %q, want %q", got, want.Status)
 			}
@@ -471,7 +471,7 @@ func TestEveryScriptExplainsItsEnd(t *testing.T) {
 			if len(questions) == 1 {
 				buttonNamed(t, questions[0], "Cancel request")
 			}
-			if s.Group == fixtures.Warn && s.Outcome.Status == "Completed" {
+			if s.Group == fixtures.Warn && s.Ending.Status == "Completed" {
 				warned := find(renderArrivalLog(t, models[len(models)-1]), has("class", "arrival-warnings"))
 				if len(warned) == 0 || !strings.HasPrefix(text(warned[0]), "Warning: ") {
 					t.Error("no warning in the arrival log")
@@ -500,7 +500,7 @@ func TestFinishedWhileTheStreamIsOpen(t *testing.T) {
 // own, described like the built-in ones; empty groups are not offered.
 func TestScriptsFromFilesHaveTheirGroup(t *testing.T) {
 	offered := catalogue.Catalogue{
-		{Name: "normal", Group: catalogue.Demo, Description: "The demo's run.", Demo: "Shows it."},
+		{Name: "normal", Group: catalogue.Demo, Description: "The demo's run.", ThisDemo: "Shows it."},
 		{Name: "recorded", Group: catalogue.File, Description: "A stream recorded from my agent."},
 	}
 	m, _ := core.Update(core.NewModel("t"), core.ChoseScenario{Name: "recorded"})
@@ -743,7 +743,7 @@ func TestInvalidIsTheDemosRefusal(t *testing.T) {
 // rule: there is none to quote.
 func TestARefusalWithoutARule(t *testing.T) {
 	m := core.NewModel("thread-1")
-	m.Lifecycle = core.Failed{RunID: "run-2", Kind: core.Refusal, Rule: core.RuleRecover, Reason: "the answer was not sent: resume: no entry"}
+	m.Lifecycle = core.Failed{RunID: "run-2", Kind: core.Refusal, DecidedBy: core.RuleRecover, Reason: "the answer was not sent: resume: no entry"}
 	says := text(one(t, render(t, m), "the alert", has("role", "alert")))
 	if !strings.Contains(says, "refused it before anything was sent") || strings.Contains(says, "()") || strings.Contains(says, "“”") {
 		t.Errorf("alert %q", says)
