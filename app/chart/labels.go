@@ -223,12 +223,12 @@ func (p *placer) place(candidates iter.Seq[Label]) Label {
 	return best
 }
 
-// cost is how badly a box collides: area outside the plot and over other
-// boxes, and a fixed price for each line crossing it.
+// cost is how badly a box collides: its surface outside the plot and over
+// other boxes, and a fixed price for each line crossing it.
 func (p *placer) cost(b Box) float64 {
-	cost := b.Area() - b.Intersect(p.bounds).Area()
+	cost := b.Surface() - b.Intersect(p.bounds).Surface()
 	for _, o := range p.boxes {
-		cost += b.Intersect(o).Area()
+		cost += b.Intersect(o).Surface()
 	}
 	for _, s := range p.segments {
 		if b.Crosses(s) {
@@ -241,8 +241,9 @@ func (p *placer) cost(b Box) float64 {
 // around is the square a symbol of reach r occupies.
 func around(x, y, r float64) Box { return Box{X0: x - r, Y0: y - r, X1: x + r, Y1: y + r} }
 
-// Area is zero for an empty box.
-func (b Box) Area() float64 { return max(b.X1-b.X0, 0) * max(b.Y1-b.Y0, 0) }
+// Surface is the room a box covers (width times height), zero for an
+// empty box.
+func (b Box) Surface() float64 { return max(b.X1-b.X0, 0) * max(b.Y1-b.Y0, 0) }
 
 // Intersect is the part two boxes share (empty when they do not meet).
 func (b Box) Intersect(o Box) Box {
