@@ -19,9 +19,10 @@ const svgNS = "http://www.w3.org/2000/svg"
 // <svg>: without it the browser makes an HTML element that draws nothing.
 func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
 
-// chunksPerFrame is how many chunks of a crowd one frame draws anew: a
-// 10,000-service snapshot is drawn over some twenty frames, none long.
-const chunksPerFrame = 8
+// chunksPerPaint is how many chunks of a crowd one render draws anew,
+// before the browser paints and the next render draws more: a
+// 10,000-service snapshot is drawn over some twenty paints, none long.
+const chunksPerPaint = 8
 
 // chartView is the scatter chart: p95 latency against volume, one mark per
 // visible service, baseline marks for the ones that moved, drawn for a box
@@ -29,7 +30,7 @@ const chunksPerFrame = 8
 // chart.Lay. A crowd is drawn in chunks, one per array of the Wire, each a
 // component: a delta to one service draws its chunk again and no other,
 // and a change to many chunks at once (a new snapshot, a filter) is drawn
-// a few chunks a frame, so that no frame takes long.
+// a few chunks a paint, so that no render takes long.
 type chartView struct {
 	app.Compo
 	Chunks   [][]core.Service // the Wire's arrays
@@ -50,7 +51,8 @@ func (c *chartView) OnMount(ctx app.Context) {
 	c.drawMore()
 }
 
-// drawMore asks for another frame while chunks wait to be drawn.
+// drawMore asks for another render a moment later, leaving the browser
+// time to paint, while chunks wait to be drawn.
 func (c *chartView) drawMore() {
 	if c.drawing && c.ctx.Src() != nil {
 		c.ctx.After(time.Millisecond, func(app.Context) {})
@@ -138,8 +140,8 @@ func sameMap(a, b map[string]core.Service) bool {
 	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
-// crowd draws the chunks, at most chunksPerFrame of them anew in the
-// browser; the others keep showing older data until the next frames.
+// crowd draws the chunks, at most chunksPerPaint of them anew in the
+// browser; the others keep showing older data until the next paints.
 func (c *chartView) crowd(a chart.Area) (baselines, marks app.UI) {
 	want := make([]chunkInput, len(c.Chunks))
 	for i, services := range c.Chunks {
@@ -150,9 +152,9 @@ func (c *chartView) crowd(a chart.Area) (baselines, marks app.UI) {
 			}
 		}
 	}
-	budget := chunksPerFrame
+	quota := chunksPerPaint // chunks this render may draw anew
 	if app.IsServer {
-		budget = len(want) // the prerendered page, at once
+		quota = len(want) // the prerendered page, at once
 	}
 	shown := make([]chunkInput, len(want))
 	copy(shown, c.shown)
@@ -160,7 +162,7 @@ func (c *chartView) crowd(a chart.Area) (baselines, marks app.UI) {
 		if i < len(c.shown) && shown[i].same(want[i]) {
 			continue
 		}
-		if budget == 0 {
+		if quota == 0 {
 			c.drawing = true
 			if i >= len(c.shown) {
 				shown = shown[:i] // not drawn yet at all
@@ -169,7 +171,7 @@ func (c *chartView) crowd(a chart.Area) (baselines, marks app.UI) {
 			continue
 		}
 		shown[i] = want[i]
-		budget--
+		quota--
 	}
 	c.shown = shown
 	c.drawMore()

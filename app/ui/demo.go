@@ -34,8 +34,8 @@ type demo struct {
 	arrivalLog *arrivalLog   // the arrival log in the page, to open at a warning
 	chartWidth float64       // the chart's box, as the browser measured it
 	chartBox   boxWatch      // reports changes of that width
-	refocusing bool          // a focus check is due after this frame's render
-	asking     bool          // a question appeared: focus goes to it after this frame's render
+	refocusing bool          // a focus check is due once this render is done
+	asking     bool          // a question appeared: focus goes to it once this render is done
 }
 
 func newDemo(scenarios catalogue.Catalogue) func() app.Composer {
@@ -105,7 +105,7 @@ func (d *demo) OnDismount() {
 }
 
 // send runs one Msg through Update and performs its Cmd. It runs on the
-// UI goroutine only. Once the frame is drawn, focus is put back where the
+// UI goroutine only. Once the render is done, focus is put back where the
 // render may have taken it from (see focusTarget).
 func (d *demo) send(msg core.Msg) {
 	if !d.refocusing {
