@@ -59,8 +59,8 @@ func streaming(tb testing.TB, n int) (core.Model, *agui.Consumer) {
 // checked, applied to the services and checked again) and reduced by
 // Update. Each run has an engine whose state is the same every time.
 func delta(tb testing.TB, m core.Model, c *agui.Consumer, event []byte) core.Model {
-	step := c.Feed(event)
-	next, _ := core.Update(m, core.Received{Generation: 1, JSON: event, Judgement: step})
+	j := c.Feed(event)
+	next, _ := core.Update(m, core.Received{Generation: 1, JSON: event, Judgement: j})
 	return next
 }
 

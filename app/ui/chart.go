@@ -40,10 +40,10 @@ type chartView struct {
 	Filter   core.Filter
 	Width    float64
 
-	ctx     app.Context
-	shown   []chunkInput // what each chunk component draws now
-	drawing bool         // some chunks still show older data
-	notes   []chunkNotes // each chunk's part of the text alternative
+	ctx          app.Context
+	shown        []chunkInput       // what each chunk component draws now
+	drawing      bool               // some chunks still show older data
+	descriptions []chunkDescription // each chunk's part of the text alternative
 }
 
 func (c *chartView) OnMount(ctx app.Context) {
@@ -61,12 +61,12 @@ func (c *chartView) drawMore() {
 
 func (c *chartView) Render() app.UI {
 	a := chart.NewArea(c.Width)
-	view := visibleRows(c.Chunks, c.Filter)
+	visible := visibleRows(c.Chunks, c.Filter)
 	var marks, baselines, over app.UI
 	var budget chart.Label
 	var note *chart.Label
 	c.drawing = false
-	crowded := view.Len() > chart.MaxLabels
+	crowded := visible.Len() > chart.MaxLabels
 	if crowded {
 		budget = chart.BudgetLabel(a)
 		baselines, marks = c.crowd(a)
@@ -75,9 +75,9 @@ func (c *chartView) Render() app.UI {
 		over = svg("g").Class("over").Body(c.selectedMark(a), budgetLine(a, budget))
 	} else {
 		c.shown = nil
-		placed := make([]chart.Mark, view.Len())
+		placed := make([]chart.Mark, visible.Len())
 		for i := range placed {
-			s := view.At(i)
+			s := visible.At(i)
 			base, hasBase := c.Baseline[s.ID]
 			placed[i] = chart.Place(s, base, hasBase, s.ID == c.Selected, a)
 		}
@@ -91,7 +91,7 @@ func (c *chartView) Render() app.UI {
 		Attr("viewBox", fmt.Sprintf("0 0 %s %s", fixed(a.Width), fixed(a.Height))).
 		DataSet("drawing", c.drawing).
 		Role("img").
-		Aria("label", c.describeChart(view)).
+		Aria("label", c.describeChart(visible)).
 		Body(
 			&axes{Area: a},
 			app.If(!crowded, func() app.UI { return budgetLine(a, budget) }),
@@ -242,7 +242,7 @@ func (k *baselineChunk) Render() app.UI {
 			continue
 		}
 		p := mk.Baseline
-		b.open("g", "baseline "+seriesClass(s.Series), "data-baseline-for", s.ID)
+		b.startTag("g", "baseline "+seriesClass(s.Series), "data-baseline-for", s.ID)
 		b.WriteString(`<line class="connector" x1="` + fixed(p.X) + `" y1="` + fixed(p.Y) + `" x2="` + fixed(mk.X) + `" y2="` + fixed(mk.Y) + `"/>`)
 		b.shape(s.Series, p.X, p.Y, chart.BaselineRadius, "", "", "")
 		b.WriteString(`</g>`)
@@ -255,8 +255,8 @@ func (k *baselineChunk) Render() app.UI {
 // escaped.
 type markup struct{ strings.Builder }
 
-// open writes a start tag with a class and one more attribute.
-func (b *markup) open(tag, class, name, value string) {
+// startTag writes a start tag with a class and one more attribute.
+func (b *markup) startTag(tag, class, name, value string) {
 	b.WriteString("<" + tag + ` class="` + class + `" ` + name + `="` + html.EscapeString(value) + `">`)
 }
 

@@ -50,13 +50,13 @@ type serviceTable struct {
 	ctx     app.Context
 	box     boxWatch
 
-	view      rows    // the visible services, as last drawn
+	visible   rows    // the visible services, as last drawn
 	first     int     // the first row in the page
 	last      int     // and the one after its last
 	scrollTop float64 // the box's, as last read
 	viewport  float64 // the box's height
 	rem       float64 // CSS pixels, as the browser has it
-	pending   string  // a service to focus once its row is drawn
+	toFocus   string  // a service to focus once its row is drawn
 	away      string  // the focused service whose row scrolled out of the page
 }
 
@@ -83,8 +83,8 @@ func (t *serviceTable) OnMount(ctx app.Context) {
 func (t *serviceTable) OnDismount() { t.box.stop() }
 
 func (t *serviceTable) Render() app.UI {
-	t.view = visibleRows(t.Chunks, t.Filter)
-	n := t.view.Len()
+	t.visible = visibleRows(t.Chunks, t.Filter)
+	n := t.visible.Len()
 	virtual := n > virtualFrom
 	first, last := 0, n
 	if virtual {
@@ -92,7 +92,7 @@ func (t *serviceTable) Render() app.UI {
 	}
 	t.first, t.last = first, last
 	stop := first
-	if i := t.view.Index(t.Selected); i >= first && i < last {
+	if i := t.visible.Index(t.Selected); i >= first && i < last {
 		stop = i
 	}
 	rowsUI := make([]app.UI, 0, last-first+2)
@@ -100,7 +100,7 @@ func (t *serviceTable) Render() app.UI {
 		rowsUI = append(rowsUI, spacer("above", float64(first)*t.rowPx()))
 	}
 	for i := first; i < last; i++ {
-		s := t.view.At(i)
+		s := t.visible.At(i)
 		base, hasBase := t.Baseline[s.ID]
 		rowsUI = append(rowsUI, &serviceRow{
 			ID: s.ID, Name: s.Name, Series: s.Series, Volume: s.Volume, Latency: s.Latency,
@@ -162,13 +162,13 @@ func (t *serviceTable) rowPx() float64 {
 // window is the rows in the page: those in view, and a margin on each
 // side (at the top of the list, only below it).
 func (t *serviceTable) window(n int) (first, last int) {
-	view := t.viewport
-	if view <= 0 {
-		view = defaultViewport
+	height := t.viewport
+	if height <= 0 {
+		height = defaultViewport
 	}
 	top := int(t.scrollTop / t.rowPx())
 	first = max(0, top-rowMargin)
-	last = min(n, top+int(math.Ceil(view/t.rowPx()))+rowMargin)
+	last = min(n, top+int(math.Ceil(height/t.rowPx()))+rowMargin)
 	return max(0, min(first, last-1)), last
 }
 
@@ -180,7 +180,7 @@ func (t *serviceTable) afterRender(ctx app.Context) {
 	if !box.Truthy() {
 		return
 	}
-	for _, id := range []string{t.pending, t.away} {
+	for _, id := range []string{t.toFocus, t.away} {
 		if id == "" {
 			continue
 		}
@@ -190,7 +190,7 @@ func (t *serviceTable) afterRender(ctx app.Context) {
 				continue
 			}
 			row.Call("focus")
-			t.pending, t.away = "", ""
+			t.toFocus, t.away = "", ""
 			return
 		}
 	}
@@ -217,7 +217,7 @@ func focusIsLost(box app.Value) bool {
 func (t *serviceTable) onScroll(ctx app.Context, e app.Event) {
 	box := e.Get("currentTarget")
 	t.scrollTop, t.viewport = box.Get("scrollTop").Float(), box.Get("clientHeight").Float()
-	if first, last := t.window(t.view.Len()); first == t.first && last == t.last {
+	if first, last := t.window(t.visible.Len()); first == t.first && last == t.last {
 		ctx.PreventUpdate() // the same rows: nothing to draw
 		return
 	}
@@ -243,7 +243,7 @@ func (t *serviceTable) onKey(ctx app.Context, e app.Event) {
 		id = t.away
 	}
 	t.away = "" // from here on, the key decides where focus goes
-	at := t.view.Index(id)
+	at := t.visible.Index(id)
 	if at < 0 {
 		ctx.PreventUpdate()
 		return
@@ -266,20 +266,20 @@ func (t *serviceTable) onKey(ctx app.Context, e app.Event) {
 	case "Home":
 		target = 0
 	case "End":
-		target = t.view.Len() - 1
+		target = t.visible.Len() - 1
 	default:
 		ctx.PreventUpdate()
 		return
 	}
 	ctx.PreventUpdate() // moving focus changes no input of any component
 	e.PreventDefault()
-	t.focusRow(min(max(target, 0), t.view.Len()-1))
+	t.focusRow(min(max(target, 0), t.visible.Len()-1))
 }
 
 // focusRow moves focus to the row at index i, scrolling it into the page
 // first when it is not there.
 func (t *serviceTable) focusRow(i int) {
-	id := t.view.At(i).ID
+	id := t.visible.At(i).ID
 	if row := rowOf(id); row.Truthy() {
 		row.Call("focus")
 		// Focus scrolled the box at once; its scroll event comes later. A
@@ -295,7 +295,7 @@ func (t *serviceTable) focusRow(i int) {
 // focuses it once drawn.
 func (t *serviceTable) reveal(i int) {
 	box := app.Window().GetElementByID(tableBoxID)
-	t.pending = t.view.At(i).ID
+	t.toFocus = t.visible.At(i).ID
 	t.scrollTop = max(0, float64(i)*t.rowPx()-t.viewport/2)
 	if box.Truthy() {
 		box.Set("scrollTop", t.scrollTop)
@@ -307,7 +307,7 @@ func (t *serviceTable) reveal(i int) {
 // focusService puts focus on a service's row, wherever it is in the list;
 // false when the list does not have it.
 func (t *serviceTable) focusService(id string) bool {
-	i := t.view.Index(id)
+	i := t.visible.Index(id)
 	if i < 0 {
 		return false
 	}
