@@ -34,7 +34,7 @@ func TestFaultLab(t *testing.T) {
 			}
 			p.selectScenario(script.Name)
 			says := eval[string](p, `document.getElementById('scenario-says').textContent`)
-			if !strings.Contains(says, script.Demo) || !strings.Contains(says, script.Rule.Quote) {
+			if !strings.Contains(says, script.ThisDemo) || !strings.Contains(says, script.Rule.Quote) {
 				t.Errorf("%s: the line under the select says %q", script.Name, says)
 			}
 			p.click("Run")
@@ -48,7 +48,7 @@ func TestFaultLab(t *testing.T) {
 				return detail.startsWith(%q) && !detail.includes('still open') &&
 					['Completed', 'Failed', 'Cancelled', 'Interrupted'].includes(status);
 			})()`, run), load)
-			want := script.Outcome
+			want := script.Ending
 			if s, n := p.status(), p.acceptedCount(); s != want.Status || n != want.Accepted {
 				t.Errorf("%s: %s with %d accepted, want %s with %d", script.Name, s, n, want.Status, want.Accepted)
 			}

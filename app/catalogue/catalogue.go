@@ -25,17 +25,17 @@ var Groups = []Group{Demo, Fatal, Warn, Legal, File}
 
 // Entry is one script as the select offers it.
 type Entry struct {
-	Name        string `json:"name"`
-	Group       Group  `json:"group"`
-	Description string `json:"description"`
-	Rule        Rule   `json:"rule,omitzero"`
-	Must        string `json:"must,omitempty"` // what a conforming consumer must do
-	Demo        string `json:"demo,omitempty"` // what this demo does
+	Name        string   `json:"name"`
+	Group       Group    `json:"group"`
+	Description string   `json:"description"`
+	Rule        Citation `json:"rule,omitzero"`
+	Must        string   `json:"must,omitempty"` // what a conforming consumer must do
+	ThisDemo    string   `json:"demo,omitempty"` // what this demo does
 }
 
-// Rule is where AG-UI 1.0 states what a script exercises, and a few of
-// its words.
-type Rule struct {
+// Citation is where AG-UI 1.0 states the rule a script exercises, and a
+// few of its words.
+type Citation struct {
 	Page  string `json:"page"`
 	Quote string `json:"quote"`
 }

@@ -7,8 +7,8 @@ import (
 
 func TestEncodeDecode(t *testing.T) {
 	c := Catalogue{
-		{Name: "normal", Group: Demo, Description: "A run.", Demo: "Shows it."},
-		{Name: "tilde", Group: Fatal, Description: "A ~.", Rule: Rule{Page: "basic/processing", Quote: `"MUST" <b>`}, Must: "Reject."},
+		{Name: "normal", Group: Demo, Description: "A run.", ThisDemo: "Shows it."},
+		{Name: "tilde", Group: Fatal, Description: "A ~.", Rule: Citation{Page: "basic/processing", Quote: `"MUST" <b>`}, Must: "Reject."},
 		{Name: "mine", Group: File, Description: "From a file."},
 	}
 	got, err := Decode(c.Encode())

@@ -4,13 +4,13 @@ import (
 	"time"
 )
 
-// Bounds of the Wire disclosure.
+// Bounds of the arrival log (the page's disclosure labelled "Wire").
 const (
 	MaxArrivals     = 50
 	maxArrivalBytes = 4 << 10 // of one event's JSON kept for people to read
 )
 
-// Arrival is one event the current run received, as the Wire disclosure
+// Arrival is one event the current run received, as the arrival log
 // lists it: arrival order and time, type, size, what the client did with
 // it, and what the engine warned about.
 type Arrival struct {

@@ -22,10 +22,11 @@ func TestDeltaCostBudget(t *testing.T) {
 	}
 	one := func(n int) float64 {
 		m, c := streaming(t, n)
-		event := []byte(spike)
+		i := 0
 		return float64(testing.Benchmark(func(b *testing.B) {
 			for b.Loop() {
-				delta(b, m, c, event)
+				i++
+				delta(b, m, c, spikes[i%2]) // a change every time
 			}
 		}).NsPerOp())
 	}

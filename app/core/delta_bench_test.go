@@ -3,7 +3,6 @@ package core_test
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -59,8 +58,8 @@ func streaming(tb testing.TB, n int) (core.Model, *agui.Consumer) {
 // checked, applied to the services and checked again) and reduced by
 // Update. Each run has an engine whose state is the same every time.
 func delta(tb testing.TB, m core.Model, c *agui.Consumer, event []byte) core.Model {
-	step := c.Feed(event)
-	next, _ := core.Update(m, core.Received{Generation: 1, JSON: event, Judgement: step})
+	j := c.Feed(event)
+	next, _ := core.Update(m, core.Received{Generation: 1, JSON: event, Judgement: j})
 	return next
 }
 
@@ -76,29 +75,25 @@ func fresh(tb testing.TB, n int) *agui.Consumer {
 	return c
 }
 
+// spikes are two deltas to take in turn, so that every one changes the
+// state: the same value again would cost less than a change.
+var spikes = [2][]byte{[]byte(spike), []byte(strings.Replace(spike, "145", "146", 1))}
+
 // BenchmarkUpdateDelta is one delta as the client takes it: the engine's
 // judgement and Update.
 func BenchmarkUpdateDelta(b *testing.B) {
 	for _, n := range sizes {
 		m, c := streaming(b, n)
-		// Two deltas taken in turn, so that every one changes the state:
-		// the same value again would cost less than a change.
-		events := [2][]byte{[]byte(spike), []byte(strings.Replace(spike, "145", "146", 1))}
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
-			// Under wasm, V8 compiles hot code again, optimised, only
-			// after many runs: time the code as a page that has streamed
-			// for a while runs it, not its first, slower passes.
-			if runtime.GOOS == "js" {
-				for range 8000 {
-					i++
-					delta(b, m, c, events[i%2])
-				}
-			}
+			core.WarmUp(8000, func() {
+				i++
+				delta(b, m, c, spikes[i%2])
+			})
 			for b.Loop() {
 				i++
-				next := delta(b, m, c, events[i%2])
+				next := delta(b, m, c, spikes[i%2])
 				if s, _ := next.Wire.Find("svc-0"); next.Accepted != 2 || s.Latency != [2]float64{145, 146}[i%2] {
 					b.Fatalf("not applied: %#v", next.Lifecycle)
 				}
@@ -115,6 +110,7 @@ func BenchmarkPatch64(b *testing.B) {
 		event := []byte(sixtyFour(fail))
 		b.Run(map[bool]string{false: "accepted", true: "rejected"}[fail], func(b *testing.B) {
 			b.ReportAllocs()
+			core.WarmUp(125, func() { delta(b, m, fresh(b, 1000), event) }) // 8,000 operations
 			for b.Loop() {
 				b.StopTimer()
 				c := fresh(b, 1000)
@@ -134,15 +130,25 @@ func BenchmarkUpdateSnapshot(b *testing.B) {
 	for _, n := range sizes {
 		m, _ := core.Update(core.NewModel(thread), core.ClickedRun{})
 		event, _ := json.Marshal(map[string]any{"type": "STATE_SNAPSHOT", "snapshot": map[string]any{"services": servicesOf(n)}})
-		started := []byte(`{"type":"RUN_STARTED","threadId":"thread-1","runId":"run-1"}`)
+		runStarted := []byte(`{"type":"RUN_STARTED","threadId":"thread-1","runId":"run-1"}`)
+		// A run that has started, with an engine of its own: each takes
+		// the snapshot once.
+		startedRun := func() (core.Model, *agui.Consumer) {
+			in, _ := m.Run.Input()
+			c, _ := agui.NewConsumer(in, agui.Options{State: core.NewServices(), Refusals: agui.Fail})
+			m1, _ := core.Update(m, core.Received{Generation: 1, JSON: runStarted, Judgement: c.Feed(runStarted)})
+			return m1, c
+		}
 		b.Run(fmt.Sprintf("services=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(event)))
+			core.WarmUp(max(1, 8000/n), func() {
+				m1, c := startedRun()
+				core.Update(m1, core.Received{Generation: 1, JSON: event, Judgement: c.Feed(event)})
+			})
 			for b.Loop() {
 				b.StopTimer()
-				in, _ := m.Run.Input()
-				c, _ := agui.NewConsumer(in, agui.Options{State: core.NewServices(), Refusals: agui.Fail})
-				m1, _ := core.Update(m, core.Received{Generation: 1, JSON: started, Judgement: c.Feed(started)})
+				m1, c := startedRun()
 				b.StartTimer()
 				if next, _ := core.Update(m1, core.Received{Generation: 1, JSON: event, Judgement: c.Feed(event)}); next.Wire.Len() != n {
 					b.Fatalf("not applied: %#v", next.Lifecycle)

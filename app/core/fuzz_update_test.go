@@ -106,16 +106,16 @@ func FuzzUpdate(f *testing.F) {
 			}
 			var cmd core.Cmd
 			if len(p.cmds) > n {
-				cmd = p.cmds[len(p.cmds)-1] // with events, the last of the step's
+				cmd = p.cmds[len(p.cmds)-1] // with events, the last of the instruction's
 			}
 			if err := invariants(before, p.m, cmd, b%kinds); err != nil {
-				t.Fatalf("step %d (%d): %v", i, b%kinds, err)
+				t.Fatalf("instruction %d (%d): %v", i, b%kinds, err)
 			}
 		}
 	})
 }
 
-// kinds is how many kinds of step a program has.
+// kinds is how many kinds of instruction a program has.
 const kinds = 16
 
 func invariants(before, m core.Model, cmd core.Cmd, kind byte) error {

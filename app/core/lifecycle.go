@@ -122,11 +122,11 @@ func (l Interrupted) expired(i int) bool { return i < len(l.Expired) && l.Expire
 
 // Failed: the run ended badly; nothing more of it is accepted.
 type Failed struct {
-	RunID  string
-	Kind   FailureKind
-	Rule   Rule      // the lifecycle rule that decided it
-	Broke  agui.Rule // the engine's rule: the AG-UI 1.x rule a Protocol failure broke, or what a Refusal chose (StateRefused, Limit)
-	Reason string
+	RunID     string
+	Kind      FailureKind
+	DecidedBy LifecycleRule // the lifecycle rule that decided it
+	Broke     agui.Rule     // the engine's rule: the AG-UI 1.x rule a Protocol failure broke, or what a Refusal chose (StateRefused, Limit)
+	Reason    string
 }
 
 // CancelCause says who stopped a run.
@@ -223,22 +223,22 @@ func ActiveRun(l Lifecycle) (Run, bool) {
 	}
 }
 
-// Rule is one of the demo's run lifecycle rules, numbered as
+// LifecycleRule is one of the demo's run lifecycle rules, numbered as
 // docs/agent-analysis.md numbers them; each rests on AG-UI 1.x pages.
-type Rule int
+type LifecycleRule int
 
 const (
-	RuleNewRun        Rule = iota + 1 // Run starts a fresh run
-	RuleRequestedRun                  // the requested run, and its first state is the baseline
-	RuleAtomicDelta                   // a delta applies whole or not at all
-	RuleBrokenStream                  // a broken rule or a refused state fails the run
-	RuleRecover                       // Recover starts one fresh normal run; an answer starts one resumed run
-	RuleRunEnding                     // how a run ends: its outcome, a late RUN_ERROR, truncation
-	RuleCancel                        // Cancel stops an active run and starts nothing
-	RuleOtherFamilies                 // other families are checked, not shown; RUN_ERROR is the agent's
+	RuleNewRun        LifecycleRule = iota + 1 // Run starts a fresh run
+	RuleRequestedRun                           // the requested run, and its first state is the baseline
+	RuleAtomicDelta                            // a delta applies whole or not at all
+	RuleBrokenStream                           // a broken rule or a refused state fails the run
+	RuleRecover                                // Recover starts one fresh normal run; an answer starts one resumed run
+	RuleRunEnding                              // how a run ends: its outcome, a late RUN_ERROR, truncation
+	RuleCancel                                 // Cancel stops an active run and starts nothing
+	RuleOtherFamilies                          // other families are checked, not shown; RUN_ERROR is the agent's
 )
 
-var rules = map[Rule]struct{ text, page string }{
+var lifecycleRules = map[LifecycleRule]struct{ text, page string }{
 	RuleNewRun: {"Run starts a fresh run that declares protocolVersion 1.1 and the empty services state; data, filter and selection stay; " +
 		"while a question is open it leaves it unanswered and starts a new thread", "basic/run-input"},
 	RuleRequestedRun: {"the run the request asked for opens with its own RUN_STARTED; its first applied state is the baseline", "basic/run-input"},
@@ -253,8 +253,8 @@ var rules = map[Rule]struct{ text, page string }{
 	RuleOtherFamilies: {"other 1.x events are checked and not shown; RUN_ERROR fails the run as the agent's own report", "events"},
 }
 
-func (r Rule) String() string { return rules[r].text }
+func (r LifecycleRule) String() string { return lifecycleRules[r].text }
 
 // Page is the AG-UI spec page the rule follows, under
 // docs.ag-ui.com/spec/1.0/ (1.1 only adds to it).
-func (r Rule) Page() string { return rules[r].page }
+func (r LifecycleRule) Page() string { return lifecycleRules[r].page }

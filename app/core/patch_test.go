@@ -149,11 +149,11 @@ func TestAnEmptyPatchChangesNothing(t *testing.T) {
 	}
 }
 
-func TestBoundKeepsUTF8Whole(t *testing.T) {
+func TestClipKeepsUTF8Whole(t *testing.T) {
 	s := strings.Repeat("é", maxEvidence) // 2 bytes each
 	b := Clip(s)
 	if !strings.HasSuffix(b, "…") || !strings.HasPrefix(s, strings.TrimSuffix(b, "…")) || len(b) > maxEvidence+len("…") {
-		t.Errorf("bound = %q", b)
+		t.Errorf("Clip = %q", b)
 	}
 	if strings.ContainsRune(b, '\uFFFD') {
 		t.Error("split a character")

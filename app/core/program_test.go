@@ -124,15 +124,15 @@ func (p *program) ids() []string {
 
 // failed checks the run failed of this kind, decided by this rule,
 // breaking this 1.0 rule (for a broken stream), for a reason saying this.
-func (p *program) failed(kind core.FailureKind, rule core.Rule, broke agui.Rule, says string) core.Failed {
+func (p *program) failed(kind core.FailureKind, rule core.LifecycleRule, broke agui.Rule, says string) core.Failed {
 	p.t.Helper()
 	f, ok := p.m.Lifecycle.(core.Failed)
 	switch {
 	case !ok:
 		p.t.Fatalf("lifecycle %#v, want Failed", p.m.Lifecycle)
-	case f.Kind != kind || f.Rule != rule || f.Broke != broke || !strings.Contains(f.Reason, says):
+	case f.Kind != kind || f.DecidedBy != rule || f.Broke != broke || !strings.Contains(f.Reason, says):
 		p.t.Fatalf("failed %s by rule %d breaking %q: %q; want %s by rule %d breaking %q, saying %q",
-			f.Kind, f.Rule, f.Broke, f.Reason, kind, rule, broke, says)
+			f.Kind, f.DecidedBy, f.Broke, f.Reason, kind, rule, broke, says)
 	}
 	return f
 }

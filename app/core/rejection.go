@@ -23,11 +23,12 @@ type Rejection struct {
 	Reason string
 }
 
-// rejection reads the evidence of a refused update from the engine's step.
-func rejection(runID string, step agui.Judgement, ops int) Rejection {
-	r := Rejection{RunID: runID, Event: step.Type, Index: -1, Ops: ops, Reason: Clip(step.Change.Refusal.Error())}
+// rejection reads the evidence of a refused update from the engine's
+// judgement.
+func rejection(runID string, j agui.Judgement, ops int) Rejection {
+	r := Rejection{RunID: runID, Event: j.Type, Index: -1, Ops: ops, Reason: Clip(j.Change.Refusal.Error())}
 	var pe *jsonpatch.Error
-	if errors.As(step.Change.Refusal, &pe) {
+	if errors.As(j.Change.Refusal, &pe) {
 		r.Index, r.Reason = pe.Index, Clip(pe.Reason)
 		if pe.Index >= 0 {
 			r.Op, r.Path = Clip(pe.Op), Clip(pe.Path)

@@ -401,7 +401,7 @@ func TestEveryContinuationEndsAsItsOutcomeSays(t *testing.T) {
 				models := fixturetest.MustPlay(t, s.Name)
 				models = fixturetest.MustAnswer(t, models[len(models)-1], choice, c.Name)
 				m := models[len(models)-1]
-				checkOutcome(t, m, s.Continued[c.Name])
+				checkEnding(t, m, s.Continued[c.Name])
 				if m.Run.ThreadID != thread || m.Run.RunID != "run-2" || m.Asking {
 					t.Errorf("resumed as %+v, asking %v", m.Run, m.Asking)
 				}

@@ -12,7 +12,7 @@ import (
 
 // Update is the whole behaviour of the demo: given a Model and a fact, the
 // next Model and the effect to run. It does no I/O. The AG-UI 1.0 engine
-// has judged each event before it arrives here (Received.Step); Update
+// has judged each event before it arrives here (Received.Judgement); Update
 // decides what the demo does with the judgement. "Rule" names below are
 // the lifecycle rules of lifecycle.go, numbered in docs/agent-analysis.md.
 func Update(m Model, msg Msg) (Model, Cmd) {
@@ -188,14 +188,14 @@ func closeConnection(m Model) (Model, Cmd) {
 // receive acts on one judged event of the open connection (rules 2, 3, 4,
 // 6 and 8).
 func receive(m Model, msg Received) (Model, Cmd) {
-	step, runID := msg.Judgement, m.Run.RunID
-	m.Warned += len(step.Warnings)
-	for _, w := range step.Warnings {
+	j, runID := msg.Judgement, m.Run.RunID
+	m.Warned += len(j.Warnings)
+	for _, w := range j.Warnings {
 		m = logf(m, runID, Warning, "%s", Clip(w.Text))
 	}
-	if v := step.Violation; v != nil {
-		if step.Change.Kind == agui.Refused { // this demo refused the state (rule 4)
-			r := rejection(runID, step, countOps(msg.JSON))
+	if v := j.Violation; v != nil {
+		if j.Change.Kind == agui.Refused { // this demo refused the state (rule 4)
+			r := rejection(runID, j, countOps(msg.JSON))
 			m.Rejections = appendBounded(m.Rejections, r, MaxRejections)
 			m = arrive(m, msg, Refused)
 			kind := Refusal
@@ -207,22 +207,22 @@ func receive(m Model, msg Received) (Model, Cmd) {
 		m = arrive(m, msg, RunFailed)
 		return fail(m, kindOf(v.Rule), RuleBrokenStream, v.Rule, Clip(v.Reason))
 	}
-	if len(step.Events) == 0 {
+	if len(j.Events) == 0 {
 		return arrive(m, msg, Dropped), nil
 	}
 	verdict := Checked
-	for _, ev := range step.Events {
+	for _, ev := range j.Events {
 		var v Verdict
 		switch ev.Type {
 		case agui.RunStarted:
-			m, v = runStarted(m, step.Run)
+			m, v = runStarted(m, j.Run)
 		case agui.StateSnapshot, agui.StateDelta:
-			m, v = stateChanged(m, step)
+			m, v = stateChanged(m, j)
 		case agui.RunFinished:
-			m, v = runFinished(m, step.Run, msg)
+			m, v = runFinished(m, j.Run, msg)
 		case agui.RunError:
 			m = arrive(m, msg, RunFailed)
-			return runError(m, step.Run)
+			return runError(m, j.Run)
 		default:
 			v = Checked // rule 8: checked by the engine, not shown
 		}
@@ -260,15 +260,15 @@ func runStarted(m Model, r *agui.Run) (Model, Verdict) {
 
 // stateChanged (rules 2 and 3): the requested run's applied state is the
 // screen's data; the first one is the baseline.
-func stateChanged(m Model, step agui.Judgement) (Model, Verdict) {
-	if !requested(step.Run) || step.Change.Kind != agui.Applied {
+func stateChanged(m Model, j agui.Judgement) (Model, Verdict) {
+	if !requested(j.Run) || j.Change.Kind != agui.Applied {
 		return m, Checked
 	}
-	w := step.Change.State.(Services).Wire
+	w := j.Change.State.(Services).Wire
 	m.Wire = &w
 	m.Accepted++
 	what := fmt.Sprintf("snapshot of %d services", w.Len())
-	if step.Type == agui.StateDelta {
+	if j.Type == agui.StateDelta {
 		what = "delta applied"
 	}
 	if _, first := m.Lifecycle.(AwaitingSnapshot); first {
@@ -358,8 +358,8 @@ func kindOf(r agui.Rule) FailureKind {
 
 // fail (rule 4, 6 or 8): the run ends; the last valid data, filter and
 // selection stay; its connection is aborted so nothing queued can follow.
-func fail(m Model, kind FailureKind, rule Rule, broke agui.Rule, reason string) (Model, Cmd) {
-	m.Lifecycle = Failed{RunID: m.Run.RunID, Kind: kind, Rule: rule, Broke: broke, Reason: reason}
+func fail(m Model, kind FailureKind, rule LifecycleRule, broke agui.Rule, reason string) (Model, Cmd) {
+	m.Lifecycle = Failed{RunID: m.Run.RunID, Kind: kind, DecidedBy: rule, Broke: broke, Reason: reason}
 	m = logf(m, m.Run.RunID, Problem, "failed (%s): %s", kind, reason)
 	if m.Connection == 0 {
 		return m, nil

@@ -136,7 +136,7 @@ func TestInvalidRunRefusesAtomically(t *testing.T) {
 	}
 }
 
-// The Wire disclosure lists a run's events in order with verdicts and
+// The arrival log lists a run's events in order with verdicts and
 // warnings, bounded, and starts afresh with each run.
 func TestArrivalsRecordVerdicts(t *testing.T) {
 	p := start(t).run("normal").events(1, script(t, "normal", 1)...)
@@ -341,7 +341,7 @@ func noOpIn(t *testing.T, msg core.Msg, states ...core.Lifecycle) {
 }
 
 var closed = []core.Lifecycle{core.Idle{}, core.Completed{RunID: "run-1"}, core.Cancelled{RunID: "run-1"},
-	core.Interrupted{RunID: "run-1"}, core.Failed{RunID: "run-1", Kind: core.Transport, Rule: core.RuleRunEnding, Reason: "x"}}
+	core.Interrupted{RunID: "run-1"}, core.Failed{RunID: "run-1", Kind: core.Transport, DecidedBy: core.RuleRunEnding, Reason: "x"}}
 
 // Rule 7: Cancel stops an active run and starts nothing.
 func TestCancel(t *testing.T) {
@@ -531,15 +531,15 @@ func TestRejectionsAreBounded(t *testing.T) {
 
 // Every scenario and fault, played as the runtime plays it, ends as its
 // fixture's outcome says, with who ended it.
-func TestEveryScriptEndsAsItsOutcomeSays(t *testing.T) {
+func TestEveryScriptEndsAsItsFixtureSays(t *testing.T) {
 	for _, s := range fixtures.All() {
 		t.Run(s.Name, func(t *testing.T) {
-			checkOutcome(t, play(t, core.NewModel(thread), s.Name), s.Outcome)
+			checkEnding(t, play(t, core.NewModel(thread), s.Name), s.Ending)
 		})
 	}
 }
 
-func checkOutcome(t *testing.T, m core.Model, want fixtures.Outcome) {
+func checkEnding(t *testing.T, m core.Model, want fixtures.Ending) {
 	t.Helper()
 	reason, by := "", ""
 	switch l := m.Lifecycle.(type) {
@@ -558,7 +558,7 @@ func checkOutcome(t *testing.T, m core.Model, want fixtures.Outcome) {
 // its own snapshot, that completes.
 func TestRecoverAfterEveryFailingScript(t *testing.T) {
 	for _, s := range fixtures.All() {
-		if s.Outcome.Status != "Failed" {
+		if s.Ending.Status != "Failed" {
 			continue
 		}
 		t.Run(s.Name, func(t *testing.T) {

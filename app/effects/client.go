@@ -113,7 +113,7 @@ func (c Client) open(ctx context.Context, in agui.Input) (io.ReadCloser, error) 
 	}
 	if resp.status != http.StatusOK {
 		defer resp.body.Close()
-		var p problem
+		var p problemDetails
 		json.NewDecoder(io.LimitReader(resp.body, 4<<10)).Decode(&p) // best effort: the status says enough
 		return nil, refused(resp.status, p)
 	}
@@ -130,8 +130,8 @@ func (c Client) open(ctx context.Context, in agui.Input) (io.ReadCloser, error) 
 // conversation so far: the resumed run's input needs it, and the person
 // may answer before the stream ends.
 func Judge(run core.Run, c *agui.Consumer, data []byte, at time.Duration, now time.Time) core.Received {
-	step := c.Feed(data)
-	msg := core.Received{Generation: run.Generation, At: at, Now: now, JSON: append([]byte(nil), data...), Judgement: step}
+	j := c.Feed(data)
+	msg := core.Received{Generation: run.Generation, At: at, Now: now, JSON: append([]byte(nil), data...), Judgement: j}
 	if _, interrupted := c.Pending(); interrupted {
 		msg.Conversation = jsonpatch.Encode(jsonpatch.NewArray(c.Messages()))
 	}

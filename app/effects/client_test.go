@@ -70,7 +70,7 @@ func TestEveryScriptEndsAsSpecifiedAgainstTheRealServer(t *testing.T) {
 			if f, failed := m.Lifecycle.(core.Failed); failed {
 				reason = f.Reason
 			}
-			want := s.Outcome
+			want := s.Ending
 			if m.Lifecycle.String() != want.Status || m.Accepted != want.Accepted || !strings.Contains(reason, want.Reason) {
 				t.Errorf("%s with %d accepted (%q), want %s with %d accepted (%q)",
 					m.Lifecycle, m.Accepted, reason, want.Status, want.Accepted, want.Reason)

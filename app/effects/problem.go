@@ -6,7 +6,7 @@ import (
 )
 
 // refused describes a refused request by its status and problem+json.
-func refused(status int, p problem) error {
+func refused(status int, p problemDetails) error {
 	title := p.Title
 	if title == "" {
 		title = http.StatusText(status)
@@ -18,8 +18,9 @@ func refused(status int, p problem) error {
 	return fmt.Errorf("%s", reason)
 }
 
-// problem is the part of an RFC 9457 body the client shows.
-type problem struct {
+// problemDetails is the part of an RFC 9457 problem details body the
+// client shows.
+type problemDetails struct {
 	Title  string `json:"title"`
 	Detail string `json:"detail"`
 }

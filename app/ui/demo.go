@@ -31,11 +31,11 @@ type demo struct {
 	pageHide  app.Func        // leaving the page ends the run, through Update
 
 	table      *serviceTable // the table in the page, for focus to find rows
-	wire       *wireLog      // the Wire disclosure in the page, to open at a warning
+	arrivalLog *arrivalLog   // the arrival log in the page, to open at a warning
 	chartWidth float64       // the chart's box, as the browser measured it
 	chartBox   boxWatch      // reports changes of that width
-	refocusing bool          // a focus check is due after this frame's render
-	asking     bool          // a question appeared: focus goes to it after this frame's render
+	refocusing bool          // a focus check is due once this render is done
+	asking     bool          // a question appeared: focus goes to it once this render is done
 }
 
 func newDemo(scenarios catalogue.Catalogue) func() app.Composer {
@@ -105,7 +105,7 @@ func (d *demo) OnDismount() {
 }
 
 // send runs one Msg through Update and performs its Cmd. It runs on the
-// UI goroutine only. Once the frame is drawn, focus is put back where the
+// UI goroutine only. Once the render is done, focus is put back where the
 // render may have taken it from (see focusTarget).
 func (d *demo) send(msg core.Msg) {
 	if !d.refocusing {
@@ -131,11 +131,11 @@ func (d *demo) send(msg core.Msg) {
 	d.runner.Perform(cmd)
 }
 
-// showWarnings opens the Wire disclosure and moves focus to the first
+// showWarnings opens the arrival log and moves focus to the first
 // event the engine warned about.
 func (d *demo) showWarnings() {
-	if d.wire != nil {
-		d.wire.reveal()
+	if d.arrivalLog != nil {
+		d.arrivalLog.reveal()
 	}
 }
 
@@ -185,7 +185,7 @@ func (d *demo) Render() app.UI {
 				},
 			),
 			&activity{Entries: m.Activity},
-			&wireLog{Arrivals: m.Arrivals, mounted: func(w *wireLog) { d.wire = w }},
+			&arrivalLog{Arrivals: m.Arrivals, mounted: func(l *arrivalLog) { d.arrivalLog = l }},
 		),
 	)
 }

@@ -16,22 +16,22 @@ const maxDescribed = 8
 // service that moved against the baseline or stands above the budget, the
 // first few by name and the others counted. Each chunk's part is kept
 // while the chunk is the same array: a delta describes one chunk anew.
-func (c *chartView) describeChart(view rows) string {
+func (c *chartView) describeChart(visible rows) string {
 	if !c.HasData {
 		return "Scatter chart of p95 latency against request volume; no data yet"
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Scatter chart of p95 latency (ms) against request volume (requests/min): %d services shown, %s",
-		view.Len(), filterPhrase(c.Filter))
-	notes := make([]chunkNotes, len(c.Chunks))
+		visible.Len(), filterPhrase(c.Filter))
+	parts := make([]chunkDescription, len(c.Chunks))
 	described, more := 0, 0
 	for i, chunk := range c.Chunks {
-		if i < len(c.notes) && c.notes[i].same(chunk, c.Baseline, c.Filter) {
-			notes[i] = c.notes[i]
+		if i < len(c.descriptions) && c.descriptions[i].same(chunk, c.Baseline, c.Filter) {
+			parts[i] = c.descriptions[i]
 		} else {
-			notes[i] = noteChunk(chunk, c.Baseline, c.Filter)
+			parts[i] = describeChunk(chunk, c.Baseline, c.Filter)
 		}
-		for _, j := range notes[i].first {
+		for _, j := range parts[i].first {
 			if described == maxDescribed {
 				more++
 				continue
@@ -41,17 +41,17 @@ func (c *chartView) describeChart(view rows) string {
 			base, hasBase := c.Baseline[s.ID]
 			b.WriteString(". " + describeChange(s, base, hasBase))
 		}
-		more += notes[i].count - len(notes[i].first)
+		more += parts[i].count - len(parts[i].first)
 	}
-	c.notes = notes
+	c.descriptions = parts
 	if more > 0 {
 		fmt.Fprintf(&b, ". And %d more that moved or stand above the budget: the table lists every service", more)
 	}
 	return b.String()
 }
 
-// chunkNotes is what one chunk adds to the description.
-type chunkNotes struct {
+// chunkDescription is what one chunk adds to the description.
+type chunkDescription struct {
 	services []core.Service
 	baseline map[string]core.Service
 	filter   core.Filter
@@ -59,23 +59,23 @@ type chunkNotes struct {
 	first    []int // where the first maxDescribed of them are; only the chart's first few are worded
 }
 
-func (n chunkNotes) same(services []core.Service, baseline map[string]core.Service, f core.Filter) bool {
-	return sameArray(n.services, services) && sameMap(n.baseline, baseline) && n.filter == f
+func (d chunkDescription) same(services []core.Service, baseline map[string]core.Service, f core.Filter) bool {
+	return sameArray(d.services, services) && sameMap(d.baseline, baseline) && d.filter == f
 }
 
-func noteChunk(services []core.Service, baseline map[string]core.Service, f core.Filter) chunkNotes {
-	n := chunkNotes{services: services, baseline: baseline, filter: f}
+func describeChunk(services []core.Service, baseline map[string]core.Service, f core.Filter) chunkDescription {
+	d := chunkDescription{services: services, baseline: baseline, filter: f}
 	for i, s := range services {
 		base, hasBase := baseline[s.ID]
 		if !f.Admits(s) || !notable(s, base, hasBase) {
 			continue
 		}
-		n.count++
-		if len(n.first) < maxDescribed {
-			n.first = append(n.first, i)
+		d.count++
+		if len(d.first) < maxDescribed {
+			d.first = append(d.first, i)
 		}
 	}
-	return n
+	return d
 }
 
 // notable: a service the description names.

@@ -138,14 +138,14 @@ func TestIdleScreen(t *testing.T) {
 		t.Errorf("status %q", text(status))
 	}
 	label := one(t, doc, "the Scenario label", tag("label"))
-	if text(label) != "Scenario" || must(attr(label, "for")) != "scenario" {
-		t.Errorf("label %q for %q", text(label), must(attr(label, "for")))
+	if text(label) != "Scenario" || dropOK(attr(label, "for")) != "scenario" {
+		t.Errorf("label %q for %q", text(label), dropOK(attr(label, "for")))
 	}
 	sel := one(t, doc, "the select", has("id", "scenario"))
 	var groups []string
 	options := map[string][]string{}
 	for _, g := range find(sel, tag("optgroup")) {
-		label := must(attr(g, "label"))
+		label := dropOK(attr(g, "label"))
 		groups = append(groups, label)
 		for _, o := range find(g, tag("option")) {
 			options[label] = append(options[label], text(o))
@@ -163,17 +163,17 @@ func TestIdleScreen(t *testing.T) {
 		}
 	}
 	says := one(t, doc, "the scenario line", has("id", "scenario-says"))
-	if !strings.Contains(text(says), "This demo: ") || must(attr(sel, "aria-describedby")) != "scenario-says" {
+	if !strings.Contains(text(says), "This demo: ") || dropOK(attr(sel, "aria-describedby")) != "scenario-says" {
 		t.Errorf("scenario line %q", text(says))
 	}
 	for _, f := range []string{"All", "Core", "Platform"} {
-		if got := must(attr(buttonNamed(t, doc, f), "aria-pressed")); got != map[bool]string{true: "true", false: "false"}[f == "All"] {
+		if got := dropOK(attr(buttonNamed(t, doc, f), "aria-pressed")); got != map[bool]string{true: "true", false: "false"}[f == "All"] {
 			t.Errorf("%s aria-pressed %q", f, got)
 		}
 	}
-	chart := one(t, doc, "the chart", func(n *html.Node) bool { return n.Data == "svg" && must(attr(n, "role")) == "img" })
-	if !strings.Contains(must(attr(chart, "aria-label")), "no data yet") {
-		t.Errorf("chart label %q", must(attr(chart, "aria-label")))
+	chart := one(t, doc, "the chart", func(n *html.Node) bool { return n.Data == "svg" && dropOK(attr(n, "role")) == "img" })
+	if !strings.Contains(dropOK(attr(chart, "aria-label")), "no data yet") {
+		t.Errorf("chart label %q", dropOK(attr(chart, "aria-label")))
 	}
 	if !strings.Contains(text(chart), "100 ms budget, not an SLO") || !strings.Contains(text(chart), "Volume (requests/min)") || !strings.Contains(text(chart), "p95 latency (ms)") {
 		t.Errorf("chart text %q", text(chart))
@@ -207,12 +207,12 @@ func TestStreamingScreenWithSelection(t *testing.T) {
 	if s := text(one(t, doc, "status", has("role", "status"))); s != "Streaming" {
 		t.Errorf("status %q", s)
 	}
-	marks := find(doc, func(n *html.Node) bool { return n.Data == "g" && must(attr(n, "data-service-id")) != "" })
+	marks := find(doc, func(n *html.Node) bool { return n.Data == "g" && dropOK(attr(n, "data-service-id")) != "" })
 	if len(marks) != 3 {
 		t.Fatalf("%d marks", len(marks))
 	}
 	for _, mk := range marks {
-		id := must(attr(mk, "data-service-id"))
+		id := dropOK(attr(mk, "data-service-id"))
 		rings := find(mk, has("class", "ring"))
 		if (id == "api") != (len(rings) == 1) {
 			t.Errorf("mark %s has %d rings", id, len(rings))
@@ -222,16 +222,16 @@ func TestStreamingScreenWithSelection(t *testing.T) {
 		}
 	}
 	baselines := find(doc, has("data-baseline-for", ""))
-	if len(baselines) != 1 || must(attr(baselines[0], "data-baseline-for")) != "api" {
+	if len(baselines) != 1 || dropOK(attr(baselines[0], "data-baseline-for")) != "api" {
 		t.Errorf("baseline marks %d", len(baselines))
 	}
-	rows := find(doc, func(n *html.Node) bool { return n.Data == "tr" && must(attr(n, "data-service-id")) != "" })
+	rows := find(doc, func(n *html.Node) bool { return n.Data == "tr" && dropOK(attr(n, "data-service-id")) != "" })
 	// One tab stop: the selected row.
 	for _, r := range rows {
-		isAPI := must(attr(r, "data-service-id")) == "api"
+		isAPI := dropOK(attr(r, "data-service-id")) == "api"
 		want, stop := map[bool]string{true: "true", false: "false"}[isAPI], map[bool]string{true: "0", false: "-1"}[isAPI]
-		if must(attr(r, "aria-selected")) != want || must(attr(r, "tabindex")) != stop {
-			t.Errorf("row %s aria-selected %q tabindex %q", must(attr(r, "data-service-id")), must(attr(r, "aria-selected")), must(attr(r, "tabindex")))
+		if dropOK(attr(r, "aria-selected")) != want || dropOK(attr(r, "tabindex")) != stop {
+			t.Errorf("row %s aria-selected %q tabindex %q", dropOK(attr(r, "data-service-id")), dropOK(attr(r, "aria-selected")), dropOK(attr(r, "tabindex")))
 		}
 		if isAPI && !strings.Contains(text(r), "Core , selected") && !strings.Contains(text(r), "Core, selected") {
 			t.Errorf("the selected row reads %q: no separator before the cue", text(r))
@@ -254,7 +254,7 @@ func TestRejectedScreen(t *testing.T) {
 			t.Errorf("alert %q lacks %q", text(alert), want)
 		}
 	}
-	checkout := one(t, doc, "Checkout's row", func(n *html.Node) bool { return n.Data == "tr" && must(attr(n, "data-service-id")) == "checkout" })
+	checkout := one(t, doc, "Checkout's row", func(n *html.Node) bool { return n.Data == "tr" && dropOK(attr(n, "data-service-id")) == "checkout" })
 	if !strings.Contains(text(checkout), "92") {
 		t.Errorf("checkout row %q", text(checkout))
 	}
@@ -265,17 +265,17 @@ func TestRejectedScreen(t *testing.T) {
 
 func TestFilteredAndCompletedScreens(t *testing.T) {
 	doc := render(t, modelAfter(t, "normal", 6, core.ClickedFilter{Filter: core.OnlyPlatform}, core.ClickedService{ID: "search"}))
-	rows := find(doc, func(n *html.Node) bool { return n.Data == "tr" && must(attr(n, "data-service-id")) != "" })
-	if len(rows) != 2 || must(attr(rows[0], "data-service-id")) != "auth" || must(attr(rows[1], "data-service-id")) != "search" {
+	rows := find(doc, func(n *html.Node) bool { return n.Data == "tr" && dropOK(attr(n, "data-service-id")) != "" })
+	if len(rows) != 2 || dropOK(attr(rows[0], "data-service-id")) != "auth" || dropOK(attr(rows[1], "data-service-id")) != "search" {
 		t.Fatalf("rows %v", rows)
 	}
 	if !strings.Contains(text(rows[1]), "new, no baseline") {
 		t.Errorf("search row %q", text(rows[1]))
 	}
-	if must(attr(buttonNamed(t, doc, "Platform"), "aria-pressed")) != "true" {
+	if dropOK(attr(buttonNamed(t, doc, "Platform"), "aria-pressed")) != "true" {
 		t.Error("Platform not pressed")
 	}
-	if got := len(find(doc, func(n *html.Node) bool { return n.Data == "g" && must(attr(n, "data-service-id")) != "" })); got != 2 {
+	if got := len(find(doc, func(n *html.Node) bool { return n.Data == "g" && dropOK(attr(n, "data-service-id")) != "" })); got != 2 {
 		t.Errorf("%d marks", got)
 	}
 	if !strings.Contains(text(one(t, doc, "inspector", has("class", "card inspector"))), "new, no baseline") {
@@ -310,7 +310,8 @@ func TestMatchControls(t *testing.T) {
 	}
 }
 
-func must(s string, _ bool) string { return s }
+// dropOK is an attribute's value, "" when it is absent.
+func dropOK(s string, _ bool) string { return s }
 
 // A crowd of marks is drawn whole, without names (a hostile agent may send
 // thousands of services).
@@ -319,7 +320,7 @@ func TestChartDrawsACrowd(t *testing.T) {
 	doc := render(t, crowdModels(t, n, 0)[0])
 	chart := one(t, doc, "the chart", has("class", "chart"))
 	// One element per mark: a crowd's is its bare shape.
-	marks := find(chart, func(n *html.Node) bool { return must(attr(n, "data-service-id")) != "" })
+	marks := find(chart, func(n *html.Node) bool { return dropOK(attr(n, "data-service-id")) != "" })
 	if len(marks) != n {
 		t.Errorf("%d marks drawn, want %d", len(marks), n)
 	}
@@ -336,7 +337,7 @@ func TestChartDrawsACrowd(t *testing.T) {
 func TestTableOfACrowd(t *testing.T) {
 	doc := render(t, crowdModels(t, 1000, 0)[0])
 	grid := one(t, doc, "the grid", has("role", "grid"))
-	if got := must(attr(grid, "aria-rowcount")); got != "1001" {
+	if got := dropOK(attr(grid, "aria-rowcount")); got != "1001" {
 		t.Errorf("aria-rowcount %s", got)
 	}
 	rows := find(grid, has("data-service-id", ""))
@@ -344,53 +345,53 @@ func TestTableOfACrowd(t *testing.T) {
 		t.Fatalf("%d rows in the page", len(rows))
 	}
 	for i, r := range rows {
-		if got := must(attr(r, "aria-rowindex")); got != strconv.Itoa(i+2) {
+		if got := dropOK(attr(r, "aria-rowindex")); got != strconv.Itoa(i+2) {
 			t.Fatalf("row %d has aria-rowindex %s", i, got)
 		}
 	}
-	if got := must(attr(rows[0], "tabindex")); got != "0" {
+	if got := dropOK(attr(rows[0], "tabindex")); got != "0" {
 		t.Errorf("the first row's tabindex %s", got)
 	}
 	spacers := find(grid, has("class", "spacer below"))
-	if len(spacers) != 1 || must(attr(spacers[0], "aria-hidden")) != "true" {
+	if len(spacers) != 1 || dropOK(attr(spacers[0], "aria-hidden")) != "true" {
 		t.Errorf("%d spacers", len(spacers))
 	}
-	if box := one(t, doc, "the table's box", has("id", tableBoxID)); !strings.Contains(must(attr(box, "class")), "scroll") {
+	if box := one(t, doc, "the table's box", has("id", tableBoxID)); !strings.Contains(dropOK(attr(box, "class")), "scroll") {
 		t.Error("a long table does not scroll in its box")
 	}
 }
 
-// renderWire is the Wire disclosure of a model, opened.
-func renderWire(t *testing.T, m core.Model) *html.Node {
+// renderArrivalLog is the arrival log of a model, opened.
+func renderArrivalLog(t *testing.T, m core.Model) *html.Node {
 	t.Helper()
-	doc, err := html.Parse(strings.NewReader(app.HTMLString(&wireLog{Arrivals: m.Arrivals, disclosed: disclosed{open: true}})))
+	doc, err := html.Parse(strings.NewReader(app.HTMLString(&arrivalLog{Arrivals: m.Arrivals, disclosed: disclosed{open: true}})))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return doc
 }
 
-// The Wire disclosure lists a normal run's six events as applied, and an
+// The arrival log lists a normal run's six events as applied, and an
 // invalid run's refused one; closed, it draws none.
-func TestWireDisclosure(t *testing.T) {
+func TestArrivalLog(t *testing.T) {
 	verdicts := func(doc *html.Node) []string {
 		var out []string
 		for _, li := range find(doc, has("data-verdict", "")) {
-			out = append(out, must(attr(li, "data-verdict")))
+			out = append(out, dropOK(attr(li, "data-verdict")))
 		}
 		return out
 	}
 	if got := verdicts(render(t, modelAfter(t, "normal", 6))); len(got) != 0 {
-		t.Errorf("closed, the Wire draws %v", got)
+		t.Errorf("closed, the arrival log draws %v", got)
 	}
-	normal := renderWire(t, modelAfter(t, "normal", 6))
+	normal := renderArrivalLog(t, modelAfter(t, "normal", 6))
 	if got := verdicts(normal); strings.Join(got, ",") != "applied,applied,applied,applied,applied,applied" {
 		t.Errorf("normal: %v", got)
 	}
 	if pre := find(normal, tag("pre")); len(pre) != 6 || !strings.Contains(text(pre[1]), `"snapshot": {`) {
 		t.Errorf("the snapshot's JSON is not shown pretty-printed")
 	}
-	invalid := renderWire(t, modelAfter(t, "invalid", 4))
+	invalid := renderArrivalLog(t, modelAfter(t, "invalid", 4))
 	if got := verdicts(invalid); strings.Join(got, ",") != "applied,applied,applied,refused" {
 		t.Errorf("invalid: %v", got)
 	}
@@ -400,8 +401,8 @@ func TestWireDisclosure(t *testing.T) {
 // the budget, updated with every accepted update.
 func TestChartDescribesChanges(t *testing.T) {
 	label := func(m core.Model) string {
-		chart := one(t, render(t, m), "the chart", func(n *html.Node) bool { return n.Data == "svg" && must(attr(n, "role")) == "img" })
-		return must(attr(chart, "aria-label"))
+		chart := one(t, render(t, m), "the chart", func(n *html.Node) bool { return n.Data == "svg" && dropOK(attr(n, "role")) == "img" })
+		return dropOK(attr(chart, "aria-label"))
 	}
 	if got := label(modelAfter(t, "normal", 2)); strings.Contains(got, "->") {
 		t.Errorf("before the spike: %q", got)
@@ -418,14 +419,14 @@ func TestChartDescribesChanges(t *testing.T) {
 // broken rule is quoted with its page, an agent's own report never is, a
 // run this demo stopped says so (quoting 1.x's permission, never as a
 // violation), an interrupted run asks its question, and what the engine
-// warned about is counted on the status and listed on the Wire.
+// warned about is counted on the status and listed in the arrival log.
 func TestEveryScriptExplainsItsEnd(t *testing.T) {
 	for _, s := range fixtures.All() {
 		t.Run(s.Name, func(t *testing.T) {
 			models := play(t, s.Name)
 			last := models[len(models)-1]
 			doc := render(t, last)
-			want := s.Outcome
+			want := s.Ending
 			if got := text(one(t, doc, "status", has("role", "status"))); got != want.Status {
 				t.Errorf("status %q, want %q", got, want.Status)
 			}
@@ -471,10 +472,10 @@ func TestEveryScriptExplainsItsEnd(t *testing.T) {
 			if len(questions) == 1 {
 				buttonNamed(t, questions[0], "Cancel request")
 			}
-			if s.Group == fixtures.Warn && s.Outcome.Status == "Completed" {
-				warned := find(renderWire(t, models[len(models)-1]), has("class", "arrival-warnings"))
+			if s.Group == fixtures.Warn && s.Ending.Status == "Completed" {
+				warned := find(renderArrivalLog(t, models[len(models)-1]), has("class", "arrival-warnings"))
 				if len(warned) == 0 || !strings.HasPrefix(text(warned[0]), "Warning: ") {
-					t.Error("no warning on the Wire")
+					t.Error("no warning in the arrival log")
 				}
 			}
 		})
@@ -500,14 +501,14 @@ func TestFinishedWhileTheStreamIsOpen(t *testing.T) {
 // own, described like the built-in ones; empty groups are not offered.
 func TestScriptsFromFilesHaveTheirGroup(t *testing.T) {
 	offered := catalogue.Catalogue{
-		{Name: "normal", Group: catalogue.Demo, Description: "The demo's run.", Demo: "Shows it."},
+		{Name: "normal", Group: catalogue.Demo, Description: "The demo's run.", ThisDemo: "Shows it."},
 		{Name: "recorded", Group: catalogue.File, Description: "A stream recorded from my agent."},
 	}
 	m, _ := core.Update(core.NewModel("t"), core.ChoseScenario{Name: "recorded"})
 	doc := renderDemo(t, &demo{model: m, scenarios: offered, path: livePath})
 	var labels []string
 	for _, g := range find(doc, tag("optgroup")) {
-		labels = append(labels, must(attr(g, "label"))+": "+text(g))
+		labels = append(labels, dropOK(attr(g, "label"))+": "+text(g))
 	}
 	if strings.Join(labels, "|") != "Scenarios: normal|From the server's files: recorded" {
 		t.Errorf("groups %q", labels)
@@ -542,9 +543,9 @@ func TestCrowdMarkupEscapesIDs(t *testing.T) {
 		}
 		var ids []string
 		for _, n := range find(doc, func(n *html.Node) bool {
-			return must(attr(n, "data-service-id")) != "" || must(attr(n, "data-baseline-for")) != ""
+			return dropOK(attr(n, "data-service-id")) != "" || dropOK(attr(n, "data-baseline-for")) != ""
 		}) {
-			ids = append(ids, must(attr(n, "data-service-id"))+must(attr(n, "data-baseline-for")))
+			ids = append(ids, dropOK(attr(n, "data-service-id"))+dropOK(attr(n, "data-baseline-for")))
 		}
 		if len(ids) == 0 || ids[len(ids)-1] != last {
 			t.Errorf("ids %q", ids)
@@ -599,7 +600,7 @@ func TestInterruptedScreen(t *testing.T) {
 		t.Errorf("run detail %q", d)
 	}
 	q := one(t, doc, "the question", has("id", questionID))
-	if must(attr(q, "tabindex")) != "-1" || must(attr(q, "aria-labelledby")) != "question-title" {
+	if dropOK(attr(q, "tabindex")) != "-1" || dropOK(attr(q, "aria-labelledby")) != "question-title" {
 		t.Errorf("the question cannot take focus or has no name: %v", q.Attr)
 	}
 	says := text(q)
@@ -671,7 +672,7 @@ func TestResumedScreens(t *testing.T) {
 		if len(find(doc, has("id", questionID))) != 0 || len(find(doc, has("id", warningsID))) != 0 {
 			t.Errorf("%s: a question or a warning after the resume", c)
 		}
-		api := one(t, doc, "API's row", func(n *html.Node) bool { return n.Data == "tr" && must(attr(n, "data-service-id")) == "api" })
+		api := one(t, doc, "API's row", func(n *html.Node) bool { return n.Data == "tr" && dropOK(attr(n, "data-service-id")) == "api" })
 		if cells := find(api, tag("td")); len(cells) < 2 || text(cells[1]) != want {
 			t.Errorf("%s: API's row %q, want p95 %s", c, text(api), want)
 		}
@@ -691,13 +692,13 @@ func TestWarningsOnTheStatus(t *testing.T) {
 		t.Errorf("status line %q", got)
 	}
 	b := one(t, doc, "the warnings button", has("id", warningsID))
-	if b.Data != "button" || must(attr(b, "type")) != "button" {
+	if b.Data != "button" || dropOK(attr(b, "type")) != "button" {
 		t.Errorf("warnings control %s", b.Data)
 	}
-	// On the Wire, the warned event can take focus.
-	warned := find(renderWire(t, models[len(models)-1]), has("class", "arrival info warned"))
-	if len(warned) != 1 || must(attr(warned[0], "tabindex")) != "-1" || !strings.Contains(must(attr(warned[0], "aria-label")), "1 warning") {
-		t.Errorf("%d warned events on the Wire", len(warned))
+	// In the arrival log, the warned event can take focus.
+	warned := find(renderArrivalLog(t, models[len(models)-1]), has("class", "arrival info warned"))
+	if len(warned) != 1 || dropOK(attr(warned[0], "tabindex")) != "-1" || !strings.Contains(dropOK(attr(warned[0], "aria-label")), "1 warning") {
+		t.Errorf("%d warned events in the arrival log", len(warned))
 	}
 }
 
@@ -743,7 +744,7 @@ func TestInvalidIsTheDemosRefusal(t *testing.T) {
 // rule: there is none to quote.
 func TestARefusalWithoutARule(t *testing.T) {
 	m := core.NewModel("thread-1")
-	m.Lifecycle = core.Failed{RunID: "run-2", Kind: core.Refusal, Rule: core.RuleRecover, Reason: "the answer was not sent: resume: no entry"}
+	m.Lifecycle = core.Failed{RunID: "run-2", Kind: core.Refusal, DecidedBy: core.RuleRecover, Reason: "the answer was not sent: resume: no entry"}
 	says := text(one(t, render(t, m), "the alert", has("role", "alert")))
 	if !strings.Contains(says, "refused it before anything was sent") || strings.Contains(says, "()") || strings.Contains(says, "“”") {
 		t.Errorf("alert %q", says)

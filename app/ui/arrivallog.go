@@ -10,31 +10,31 @@ import (
 	"github.com/agent-analysis/agent-analysis/app/core"
 )
 
-// wireLog is the Wire disclosure: the events this run received, newest
-// last, each with what the client did with it, what the engine warned
-// about, and its JSON. Closed, it draws nothing but its summary: a stream
-// costs the page nothing here until someone looks.
-type wireLog struct {
+// arrivalLog is the disclosure labelled "Wire" (class wire): the events
+// this run received, newest last, each with what the client did with it,
+// what the engine warned about, and its JSON. Closed, it draws nothing but
+// its summary: a stream costs the page nothing here until someone looks.
+type arrivalLog struct {
 	app.Compo
 	Arrivals []core.Arrival
 
 	disclosed
 	ctx     app.Context
-	mounted func(*wireLog) // tells the page where the mounted disclosure is
+	mounted func(*arrivalLog) // tells the page where the mounted disclosure is
 }
 
-func (w *wireLog) OnMount(ctx app.Context) {
-	w.ctx = ctx
-	if w.mounted != nil {
-		w.mounted(w)
+func (l *arrivalLog) OnMount(ctx app.Context) {
+	l.ctx = ctx
+	if l.mounted != nil {
+		l.mounted(l)
 	}
 }
 
 // reveal opens the disclosure and, once its events are drawn, moves focus
 // to the first the engine warned about (else to its summary).
-func (w *wireLog) reveal() {
-	w.ctx.Dispatch(func(ctx app.Context) {
-		w.open = true
+func (l *arrivalLog) reveal() {
+	l.ctx.Dispatch(func(ctx app.Context) {
+		l.open = true
 		ctx.Defer(func(app.Context) {
 			doc := app.Window().Get("document")
 			focusFirst(doc.Call("querySelector", ".wire .arrival.warned"), doc.Call("querySelector", ".wire summary"))
@@ -42,12 +42,12 @@ func (w *wireLog) reveal() {
 	})
 }
 
-func (w *wireLog) Render() app.UI {
-	arrivals := w.Arrivals
-	return app.Details().Class("card", "wire").Open(w.open).OnToggle(w.toggled).Body(
+func (l *arrivalLog) Render() app.UI {
+	arrivals := l.Arrivals
+	return app.Details().Class("card", "wire").Open(l.open).OnToggle(l.toggled).Body(
 		app.Summary().Text(fmt.Sprintf("Wire (this run's events, last %d)", core.MaxArrivals)),
-		app.If(w.open && len(arrivals) == 0, func() app.UI { return app.P().Class("hint").Text("No events yet: press Run.") }),
-		app.If(w.open, func() app.UI {
+		app.If(l.open && len(arrivals) == 0, func() app.UI { return app.P().Class("hint").Text("No events yet: press Run.") }),
+		app.If(l.open, func() app.UI {
 			return app.Ol().Class("arrivals").Body(
 				app.Range(arrivals).Slice(func(i int) app.UI { return &arrivalItem{Arrival: arrivals[i]} }),
 			)
@@ -67,7 +67,7 @@ func (d *disclosed) toggled(ctx app.Context, e app.Event) {
 	ctx.PreventUpdate()
 }
 
-// arrivalItem is one event of the Wire disclosure.
+// arrivalItem is one event of the arrival log.
 type arrivalItem struct {
 	app.Compo
 	Arrival core.Arrival
