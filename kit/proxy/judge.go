@@ -26,7 +26,8 @@ type judging struct {
 	body    *teeBody
 	answer  chan answer // one, from the handler
 	stream  *backlog
-	ref     *runRef // this run, for the next on its thread
+	ref     *runRef       // this run, for the next on its thread
+	placed  chan struct{} // closed once the run has its place on its thread (or has none)
 	done    chan struct{}
 	outcome outcome // set before done closes
 
@@ -62,7 +63,7 @@ type outcome struct {
 func (p *Proxy) startJudging(r *http.Request, start time.Time) *judging {
 	j := &judging{
 		p: p, start: start, body: newTeeBody(r.Body), answer: make(chan answer, 1),
-		stream: newBacklog(MaxBacklog), done: make(chan struct{}), keep: p.cfg.Log != "",
+		stream: newBacklog(MaxBacklog), placed: make(chan struct{}), done: make(chan struct{}), keep: p.cfg.Log != "",
 		ref: &runRef{streamDone: make(chan struct{}), done: make(chan struct{})},
 	}
 	j.run.Method, j.run.Path = r.Method, r.URL.Path
@@ -98,6 +99,17 @@ func (j *judging) ended(o outcome) {
 	}
 	close(j.ref.streamDone)
 	close(j.done)
+	// A client that reads one run to its end before sending the next on
+	// the thread must see them judged in that order: the run takes its
+	// place on its thread before the client can see its stream end. The
+	// judge needs only the request body for that; a body the transport
+	// still holds (an upstream that answered without reading it) is not
+	// waited for.
+	select {
+	case <-j.body.done:
+		<-j.placed
+	default:
+	}
 }
 
 // errCut is the judge's end of a stream that did not end whole: the
@@ -133,6 +145,7 @@ func (j *judging) judge() {
 // judged against as none: any run is accepted.
 func (j *judging) input() (agui.Input, agui.Options) {
 	var opts agui.Options
+	defer j.place()
 	data, whole, over, err := j.body.result()
 	switch {
 	case over:
@@ -169,6 +182,7 @@ func (j *judging) input() (agui.Input, agui.Options) {
 	}
 	j.ref.thread = in.ThreadID
 	prev := j.p.threads.begin(in.ThreadID, j.ref)
+	j.place()
 	answers := in.Answers()
 	if prev == nil {
 		if len(answers) > 0 {
@@ -204,6 +218,15 @@ func (j *judging) input() (agui.Input, agui.Options) {
 			prev.runID, len(prev.pending.Interrupts))
 	}
 	return in, opts
+}
+
+// place says the run has its place on its thread, or will have none.
+func (j *judging) place() {
+	select {
+	case <-j.placed:
+	default:
+		close(j.placed)
+	}
 }
 
 // settled waits for the thread's previous run to be judged, when its
