@@ -209,11 +209,7 @@ func (c *Consumer) stateUpdate(s *Judgement, e *Event, next State, err error) er
 	if e.Type == StateSnapshot {
 		what = "state snapshot"
 	}
-	var pe *jsonpatch.Error
-	reason := err.Error()
-	if errors.As(err, &pe) {
-		reason = describePatchError(pe)
-	}
+	reason := describePatchError(err)
 	if c.opts.Refusals == Fail {
 		s.fail(StateRefused, "%s refused: %s; this consumer fails the run rather than go on with its prior state", what, reason)
 		return nil
@@ -222,7 +218,13 @@ func (c *Consumer) stateUpdate(s *Judgement, e *Event, next State, err error) er
 	return nil
 }
 
-func describePatchError(e *jsonpatch.Error) string {
+// describePatchError is a patch's failure as warnings say it, operations
+// numbered from 1; another error (a State's own refusal) as it is.
+func describePatchError(err error) string {
+	var e *jsonpatch.Error
+	if !errors.As(err, &e) {
+		return err.Error()
+	}
 	return fmt.Sprintf("operation %d (%s %s): %s", e.Index+1, e.Op, bound(e.Path), e.Reason)
 }
 

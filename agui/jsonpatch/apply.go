@@ -38,11 +38,11 @@ var (
 	errTestFailed = errors.New("test failed: the value differs")
 )
 
-// Apply applies ops to doc in order and returns the result, or the first
-// operation that fails and why. It is atomic: doc is never changed, and a
+// Apply applies ops to doc in order and returns the result, or an *Error
+// naming the first operation that fails and why. It is atomic: doc is never changed, and a
 // failure returns it as it was. maxSize bounds the result (see Size): a
 // few "copy" operations could otherwise double a document again and again.
-func Apply(doc Value, ops []Op, maxSize int) (Value, *Error) {
+func Apply(doc Value, ops []Op, maxSize int) (Value, error) {
 	next := doc
 	for _, op := range ops {
 		var err error

@@ -1,6 +1,7 @@
 package jsonpatch
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -140,9 +141,10 @@ func TestApplyFailsWhole(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := mustDecode(t, tt.doc)
-			got, err := Apply(doc, ops(t, tt.patch), 1<<10+500)
-			if err == nil {
-				t.Fatalf("applied: %s", Encode(got))
+			got, failed := Apply(doc, ops(t, tt.patch), 1<<10+500)
+			var err *Error
+			if !errors.As(failed, &err) {
+				t.Fatalf("applied: %s (error %v)", Encode(got), failed)
 			}
 			if err.Index != tt.index || !strings.Contains(err.Reason, tt.reason) {
 				t.Errorf("failed at %d with %q, want %d with %q", err.Index, err.Reason, tt.index, tt.reason)

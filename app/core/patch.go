@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -88,7 +89,9 @@ func forbidden(op jsonpatch.Op) string {
 func applyOne(doc jsonpatch.Value, op jsonpatch.Op, growth *int) (jsonpatch.Value, *jsonpatch.Error) {
 	next, err := jsonpatch.Apply(doc, []jsonpatch.Op{op}, math.MaxInt)
 	if err != nil {
-		return doc, err
+		var perr *jsonpatch.Error
+		errors.As(err, &perr) // Apply's errors are all *jsonpatch.Error
+		return doc, perr
 	}
 	if *growth += jsonpatch.Size(next) - jsonpatch.Size(doc); *growth > maxGrowth {
 		return doc, refused(op, fmt.Sprintf("the patch would add more than %d KiB to the state", maxGrowth>>10))
