@@ -1,11 +1,10 @@
 package agent
 
 import (
-	"context"
-	"net"
 	"net/http"
-	"sync"
 	"testing"
+
+	"github.com/agent-analysis/agent-analysis/internal/pipenet"
 )
 
 // inMemory serves handle over in-memory connections (net.Pipe), for a
@@ -14,7 +13,7 @@ import (
 // machine. The request goes to it whatever its URL.
 func inMemory(t *testing.T, handle http.HandlerFunc) dialer {
 	t.Helper()
-	l := &pipes{conns: make(chan net.Conn), closed: make(chan struct{})}
+	l := pipenet.Listen()
 	srv := &http.Server{Handler: handle}
 	served := make(chan struct{})
 	go func() {
@@ -25,45 +24,5 @@ func inMemory(t *testing.T, handle http.HandlerFunc) dialer {
 		srv.Close() // ends every connection, and with it every handler
 		<-served
 	})
-	return l.dial
+	return l.DialContext
 }
-
-// pipes is a listener whose connections are the server's ends of pipes.
-type pipes struct {
-	conns  chan net.Conn
-	closed chan struct{}
-	once   sync.Once
-}
-
-func (l *pipes) dial(ctx context.Context, _, _ string) (net.Conn, error) {
-	server, client := net.Pipe()
-	select {
-	case l.conns <- server:
-		return client, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-l.closed:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *pipes) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.conns:
-		return c, nil
-	case <-l.closed:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *pipes) Close() error {
-	l.once.Do(func() { close(l.closed) })
-	return nil
-}
-
-func (l *pipes) Addr() net.Addr { return pipeAddr{} }
-
-type pipeAddr struct{}
-
-func (pipeAddr) Network() string { return "pipe" }
-func (pipeAddr) String() string  { return "pipe" }

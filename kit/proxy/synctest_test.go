@@ -2,15 +2,13 @@ package proxy_test
 
 import (
 	"bytes"
-	"context"
 	"io"
-	"net"
 	"net/http"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/internal/pipenet"
 	"github.com/agent-analysis/agent-analysis/kit/proxy"
 )
 
@@ -19,60 +17,24 @@ import (
 // is real), so the client, the proxy and the upstream talk over in-memory
 // pipes.
 
-// pipes serves h over in-memory pipes: dial reaches it, whatever the
-// address.
+// pipes serves h over in-memory pipes: DialContext reaches it, whatever
+// the address.
 type pipes struct {
-	conns chan net.Conn
-	done  chan struct{}
-	once  sync.Once
-	srv   *http.Server
+	*pipenet.Listener
+	srv *http.Server
 }
 
 func servePipes(h http.Handler) *pipes {
-	p := &pipes{conns: make(chan net.Conn), done: make(chan struct{})}
-	p.srv = &http.Server{Handler: h}
-	go p.srv.Serve(p)
+	p := &pipes{Listener: pipenet.Listen(), srv: &http.Server{Handler: h}}
+	go p.srv.Serve(p.Listener)
 	return p
 }
-
-func (p *pipes) dial(ctx context.Context, _, _ string) (net.Conn, error) {
-	near, far := net.Pipe()
-	select {
-	case p.conns <- far:
-		return near, nil
-	case <-p.done:
-		return nil, net.ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-func (p *pipes) Accept() (net.Conn, error) {
-	select {
-	case c := <-p.conns:
-		return c, nil
-	case <-p.done:
-		return nil, net.ErrClosed
-	}
-}
-
-func (p *pipes) Close() error {
-	p.once.Do(func() { close(p.done) })
-	return nil
-}
-
-func (p *pipes) Addr() net.Addr { return pipeAddr{} }
-
-type pipeAddr struct{}
-
-func (pipeAddr) Network() string { return "pipe" }
-func (pipeAddr) String() string  { return "pipe" }
 
 // inBubble is an upstream handler behind a proxy, all over pipes; the
 // client reaches the proxy.
 func inBubble(t *testing.T, handle http.HandlerFunc, cfg proxy.Config) (*http.Client, chan proxy.Run) {
 	up := servePipes(handle)
-	upTransport := &http.Transport{DialContext: up.dial, DisableCompression: true}
+	upTransport := &http.Transport{DialContext: up.DialContext, DisableCompression: true}
 	runs := make(chan proxy.Run, 8)
 	cfg.Upstream, cfg.Transport = "http://agent.test/agui", upTransport
 	cfg.Report = func(r proxy.Run) { runs <- r }
@@ -81,7 +43,7 @@ func inBubble(t *testing.T, handle http.HandlerFunc, cfg proxy.Config) (*http.Cl
 		t.Fatal(err)
 	}
 	front := servePipes(p)
-	clientTransport := &http.Transport{DialContext: front.dial}
+	clientTransport := &http.Transport{DialContext: front.DialContext}
 	t.Cleanup(func() {
 		clientTransport.CloseIdleConnections()
 		front.srv.Close()
