@@ -11,6 +11,7 @@ import (
 // handleRun answers POST /api/agent-analysis: a checked RunAgentInput gets
 // its scenario played as an AG-UI SSE stream; anything else a Problem.
 func handleRun(cfg Config, v *validator.Validate, slots streamSlots) http.Handler {
+	framed := newTemplates(cfg.Scripts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		req, p := decodeRunInput(w, r, v, cfg.BodyTimeout, cfg.Scripts)
 		if p != nil {
@@ -40,22 +41,17 @@ func handleRun(cfg Config, v *validator.Validate, slots streamSlots) http.Handle
 		h.Set("X-Accel-Buffering", "no") // nginx would buffer the stream otherwise
 		w.WriteHeader(http.StatusOK)
 		rc := http.NewResponseController(w)
-		script, _ := cfg.Scripts.Lookup(req.Scenario) // decodeRunInput checked it exists
-		steps := script.ForRequest(req.ThreadID, req.RunID)
-		if req.Continuation != nil {
-			steps = script.Continue(*req.Continuation, req.ThreadID, req.RunID)
+		s := stream{
+			w: w, rc: rc, req: req,
+			noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.onDispose, log: cfg.Logger,
 		}
+		s.frames, s.ids, s.steps = framed.forRequest(cfg.Scripts, req)
 		// The client must see the stream open at once, and on HTTP/1.1 a
 		// disconnect is only noticed once the response has started. When
 		// the first event is due now, it carries the headers out; else they
 		// go alone. A failed flush shows again on the first event.
-		if steps[0].After > 0 && !cfg.NoDelay {
+		if s.frames[0].after > 0 && !cfg.NoDelay {
 			_ = rc.Flush()
-		}
-
-		s := stream{
-			w: w, rc: rc, steps: steps, req: req,
-			noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.onDispose, log: cfg.Logger,
 		}
 		d := s.play(r.Context())
 		addLogAttrs(r.Context(), slog.Int("events", d.Sent), slog.String("end", string(d.End)))

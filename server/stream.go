@@ -45,9 +45,13 @@ type Disposal struct {
 
 // stream is one request's playback: it owns the cursor and the timer.
 type stream struct {
-	w            io.Writer
-	rc           *http.ResponseController
-	steps        []script.Step // the script, as this run sends it
+	w      io.Writer
+	rc     *http.ResponseController
+	frames []frame // the script, framed
+	ids    ids     // what goes in the frames' holes
+	// steps are the script's steps as this run sends them, made again
+	// only for closingEvent.
+	steps        func() []script.Step
 	req          runInput
 	noDelay      bool
 	writeTimeout time.Duration
@@ -74,7 +78,7 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		}
 	}()
 
-	var due []byte // frames due now, not yet written
+	due := make([]byte, 0, s.size()) // frames due now, not yet written
 	pending := 0
 	flush := func(last bool) bool {
 		if pending == 0 {
@@ -88,15 +92,17 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		due, pending = due[:0], 0
 		return true
 	}
-	for _, step := range s.steps {
-		if step.After > 0 && !s.noDelay {
+	debug := s.log.Enabled(ctx, slog.LevelDebug)
+	for i := range s.frames {
+		f := &s.frames[i]
+		if f.after > 0 && !s.noDelay {
 			if !flush(false) {
 				return d
 			}
 			if timer == nil {
-				timer = time.NewTimer(step.After)
+				timer = time.NewTimer(f.after)
 			} else {
-				timer.Reset(step.After)
+				timer.Reset(f.after)
 			}
 			select {
 			case <-ctx.Done():
@@ -106,11 +112,11 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		} else if ctx.Err() != nil {
 			return s.stop(ctx, d)
 		}
-		due = appendFrame(due, step)
+		due = f.appendTo(due, s.ids)
 		pending++
-		if s.log.Enabled(ctx, slog.LevelDebug) {
+		if debug {
 			s.log.LogAttrs(ctx, slog.LevelDebug, "event", slog.String("runId", s.req.RunID),
-				slog.Int("seq", d.Sent+pending), slog.String("type", string(step.Type)))
+				slog.Int("seq", d.Sent+pending), slog.String("type", f.kind))
 		}
 	}
 	if flush(true) {
@@ -127,7 +133,7 @@ func (s *stream) stop(ctx context.Context, d Disposal) Disposal {
 	if d.End != EndShutdown {
 		return d
 	}
-	event := closingEvent(s.steps[:d.Sent])
+	event := closingEvent(s.steps()[:d.Sent])
 	if event == nil {
 		return d
 	}
@@ -142,6 +148,22 @@ func (s *stream) stop(ctx context.Context, d Disposal) Disposal {
 		}
 	}
 	return d
+}
+
+// size is the whole stream's length in bytes.
+func (s *stream) size() int {
+	n := 0
+	for _, f := range s.frames {
+		n += len(f.text)
+		for _, h := range f.holes {
+			if h.run {
+				n += len(s.ids.run)
+			} else {
+				n += len(s.ids.thread)
+			}
+		}
+	}
+	return n
 }
 
 // write sends frames in one write, flushed if asked. Streams have no
