@@ -4,16 +4,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-
-	"github.com/go-playground/validator/v10"
 )
 
 // handleRun answers POST /api/agent-analysis: a checked RunAgentInput gets
 // its scenario played as an AG-UI SSE stream; anything else a Problem.
-func handleRun(cfg Config, v *validator.Validate, slots streamSlots) http.Handler {
+func handleRun(cfg Config, slots streamSlots) http.Handler {
 	framed := newTemplates(cfg.Scripts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		req, p := decodeRunInput(w, r, v, cfg.BodyTimeout, cfg.Scripts)
+		req, p := decodeRunInput(w, r, cfg.BodyTimeout, cfg.Scripts)
 		if p != nil {
 			writeProblem(w, p)
 			return
