@@ -16,6 +16,10 @@ import (
 type Reader struct {
 	jsontext.Decoder
 	data bytes.Buffer
+	// Scratch space for the members and items of the objects and arrays
+	// being read (json.go): each list is made once, at its size.
+	names  []string
+	values []Value
 }
 
 var readers = sync.Pool{New: func() any { return new(Reader) }}
