@@ -31,7 +31,7 @@ func ReadInput(data []byte) (Input, []Warning, error) {
 	if upgraded := upgradeBinaryParts(v); upgraded != v {
 		v, data = upgraded, jsonpatch.Encode(upgraded)
 	}
-	members, _ := readTop(data)
+	members, _ := readTop(data, checked...) // Decode read it whole
 	var c checker
 	if gone, err := c.object(members, runAgentInput, ""); err != nil || gone != "" {
 		if m, ok := err.(*malformed); ok {
