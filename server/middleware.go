@@ -46,7 +46,9 @@ func addLogAttrs(ctx context.Context, attrs ...slog.Attr) {
 func withRequestLog(logger *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		l := &requestLog{}
+		// The line's own four attributes go first, once the request ends;
+		// room for what a stream's handler adds.
+		l := &requestLog{attrs: make([]slog.Attr, 4, 12)}
 		rec := &statusRecorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), requestLogKey{}, l)))
 
@@ -63,13 +65,11 @@ func withRequestLog(logger *slog.Logger, next http.Handler) http.Handler {
 		case path.Ext(r.URL.Path) != "":
 			level = slog.LevelDebug
 		}
-		attrs := append([]slog.Attr{
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
-			slog.Int("status", status),
-			slog.Duration("duration", time.Since(start)),
-		}, l.attrs...)
-		logger.LogAttrs(r.Context(), level, "request", attrs...)
+		l.attrs[0] = slog.String("method", r.Method)
+		l.attrs[1] = slog.String("path", r.URL.Path)
+		l.attrs[2] = slog.Int("status", status)
+		l.attrs[3] = slog.Duration("duration", time.Since(start))
+		logger.LogAttrs(r.Context(), level, "request", l.attrs...)
 	})
 }
 

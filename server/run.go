@@ -40,10 +40,10 @@ func handleRun(cfg Config, slots streamSlots) http.Handler {
 		w.WriteHeader(http.StatusOK)
 		rc := http.NewResponseController(w)
 		s := stream{
-			w: w, rc: rc, req: req,
+			w: w, rc: rc, scripts: cfg.Scripts, req: req,
 			noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.onDispose, log: cfg.Logger,
 		}
-		s.frames, s.ids, s.steps = framed.forRequest(cfg.Scripts, req)
+		s.frames, s.ids = framed.forRequest(cfg.Scripts, req)
 		// The client must see the stream open at once, and on HTTP/1.1 a
 		// disconnect is only noticed once the response has started. When
 		// the first event is due now, it carries the headers out; else they

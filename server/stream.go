@@ -7,9 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/kit/script"
+	"github.com/agent-analysis/agent-analysis/server/library"
 )
 
 // appendFrame adds one step in the AG-UI SSE framing: an event as one data
@@ -45,13 +48,11 @@ type Disposal struct {
 
 // stream is one request's playback: it owns the cursor and the timer.
 type stream struct {
-	w      io.Writer
-	rc     *http.ResponseController
-	frames []frame // the script, framed
-	ids    ids     // what goes in the frames' holes
-	// steps are the script's steps as this run sends them, made again
-	// only for closingEvent.
-	steps        func() []script.Step
+	w            io.Writer
+	rc           *http.ResponseController
+	frames       []frame // the script, framed
+	ids          ids     // what goes in the frames' holes
+	scripts      *library.Library
 	req          runInput
 	noDelay      bool
 	writeTimeout time.Duration
@@ -78,7 +79,14 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		}
 	}()
 
-	due := make([]byte, 0, s.size()) // frames due now, not yet written
+	buf := buffers.Get().(*[]byte)
+	due := slices.Grow((*buf)[:0], s.size()) // frames due now, not yet written
+	defer func() {
+		if cap(due) <= maxPooled {
+			*buf = due[:0]
+			buffers.Put(buf)
+		}
+	}()
 	pending := 0
 	flush := func(last bool) bool {
 		if pending == 0 {
@@ -149,6 +157,23 @@ func (s *stream) stop(ctx context.Context, d Disposal) Disposal {
 	}
 	return d
 }
+
+// steps are the script's steps as this run sends them: made again, from
+// the script, only for closingEvent.
+func (s *stream) steps() []script.Step {
+	sc, _ := s.scripts.Lookup(s.req.Scenario)
+	if c := s.req.Continuation; c != nil {
+		return sc.Continue(*c, s.req.ThreadID, s.req.RunID)
+	}
+	return sc.ForRequest(s.req.ThreadID, s.req.RunID)
+}
+
+// buffers keep the frames due between streams: every stream needs one
+// (a normal stream's is 1 KB), and net/http copies what is written.
+var buffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooled bounds a buffer kept for the next stream.
+const maxPooled = 64 << 10
 
 // size is the whole stream's length in bytes.
 func (s *stream) size() int {

@@ -35,14 +35,14 @@ type hole struct {
 // ids are a request's thread and run ids as they go into a frame.
 type ids struct{ thread, run []byte }
 
+// escapedIDs are the ids as they read inside JSON strings: quoted, in one
+// buffer, without their quotes. (A request's ids are valid UTF-8: the
+// engine read them.)
 func escapedIDs(threadID, runID string) ids {
-	return ids{escape(threadID), escape(runID)}
-}
-
-// escape is s as it reads inside a JSON string.
-func escape(s string) []byte {
-	q, _ := jsontext.AppendQuote(nil, s) // the input was valid UTF-8: no error
-	return q[1 : len(q)-1]
+	b, _ := jsontext.AppendQuote(nil, threadID)
+	n := len(b)
+	b, _ = jsontext.AppendQuote(b, runID)
+	return ids{thread: b[1 : n-1], run: b[n+1 : len(b)-1]}
 }
 
 // appendTo adds the frame, with these ids, to b.
@@ -133,17 +133,15 @@ func newTemplates(scripts *library.Library) templates {
 	return out
 }
 
-// forRequest is what req's stream sends: its frames, the ids for their
-// holes, and how to make its steps again.
-func (t templates) forRequest(scripts *library.Library, req runInput) ([]frame, ids, func() []script.Step) {
+// forRequest is what req's stream sends: its frames, and the ids for
+// their holes.
+func (t templates) forRequest(scripts *library.Library, req runInput) ([]frame, ids) {
+	if frames, ok := t[req.Scenario]; ok && req.Continuation == nil {
+		return frames, escapedIDs(req.ThreadID, req.RunID)
+	}
 	s, _ := scripts.Lookup(req.Scenario) // decodeRunInput checked it exists
 	if req.Continuation != nil {
-		steps := s.Continue(*req.Continuation, req.ThreadID, req.RunID)
-		return framesOf(steps), ids{}, func() []script.Step { return steps }
+		return framesOf(s.Continue(*req.Continuation, req.ThreadID, req.RunID)), ids{}
 	}
-	again := func() []script.Step { return s.ForRequest(req.ThreadID, req.RunID) }
-	if frames, ok := t[req.Scenario]; ok {
-		return frames, escapedIDs(req.ThreadID, req.RunID), again
-	}
-	return framesOf(again()), ids{}, again
+	return framesOf(s.ForRequest(req.ThreadID, req.RunID)), ids{}
 }

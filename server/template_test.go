@@ -50,7 +50,7 @@ func TestAScriptHoldingAPlaceholderHasNoTemplate(t *testing.T) {
 	if _, ok := newTemplates(lib)["holds-a-placeholder"]; ok {
 		t.Fatal("a template for a script holding a placeholder")
 	}
-	frames, id, _ := newTemplates(lib).forRequest(lib, runInput{Scenario: "holds-a-placeholder", ThreadID: "t1", RunID: "r1"})
+	frames, id := newTemplates(lib).forRequest(lib, runInput{Scenario: "holds-a-placeholder", ThreadID: "t1", RunID: "r1"})
 	var got []byte
 	for _, f := range frames {
 		got = f.appendTo(got, id)
