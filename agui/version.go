@@ -22,16 +22,17 @@ var V1_0 = Version{[3]int{1, 0, 0}}
 
 // ParseVersion reads a version; ok is false for anything that is not one.
 func ParseVersion(s string) (v Version, ok bool) {
-	fields := strings.Split(s, ".")
-	if len(fields) < 2 || len(fields) > 3 {
-		return Version{}, false
-	}
-	for i, f := range fields {
+	fields := 0
+	for f := range strings.SplitSeq(s, ".") {
 		n, err := strconv.Atoi(f)
-		if err != nil || n < 0 || f != strconv.Itoa(n) {
+		if fields == len(v.parts) || err != nil || n < 0 || f != strconv.Itoa(n) {
 			return Version{}, false
 		}
-		v.parts[i] = n
+		v.parts[fields] = n
+		fields++
+	}
+	if fields < 2 {
+		return Version{}, false
 	}
 	return v, true
 }
