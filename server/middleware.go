@@ -14,14 +14,26 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 	"style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; " +
 	"manifest-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
+var securityHeaders = http.Header{
+	"Content-Security-Policy": {contentSecurityPolicy},
+	"X-Content-Type-Options":  {"nosniff"},
+	"Referrer-Policy":         {"no-referrer"},
+}
+
 func withSecurityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
+		setHeaders(w.Header(), securityHeaders)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// setHeaders sets constant headers, canonical names to one value each.
+// Their slices are shared, not copied as Header.Set copies each value:
+// net/http only reads them, and adding a value to one makes a new slice.
+func setHeaders(h, constant http.Header) {
+	for name, values := range constant {
+		h[name] = values
+	}
 }
 
 // requestLog collects attributes handlers add while serving one request.
@@ -69,7 +81,13 @@ func withRequestLog(logger *slog.Logger, next http.Handler) http.Handler {
 		l.attrs[1] = slog.String("path", r.URL.Path)
 		l.attrs[2] = slog.Int("status", status)
 		l.attrs[3] = slog.Duration("duration", time.Since(start))
-		logger.LogAttrs(r.Context(), level, "request", l.attrs...)
+		// Handed to the handler as Logger.LogAttrs would, less the stack
+		// walk for a source line, which no handler here asks for.
+		if h := logger.Handler(); h.Enabled(r.Context(), level) {
+			line := slog.NewRecord(time.Now(), level, "request", 0)
+			line.AddAttrs(l.attrs...)
+			_ = h.Handle(r.Context(), line)
+		}
 	})
 }
 

@@ -6,6 +6,12 @@ import (
 	"net/http"
 )
 
+var streamHeaders = http.Header{
+	"Content-Type":      {"text/event-stream"},
+	"Cache-Control":     {"no-cache"},
+	"X-Accel-Buffering": {"no"}, // nginx would buffer the stream otherwise
+}
+
 // handleRun answers POST /api/agent-analysis: a checked RunAgentInput gets
 // its scenario played as an AG-UI SSE stream; anything else a Problem.
 func handleRun(cfg Config, slots streamSlots) http.Handler {
@@ -33,10 +39,7 @@ func handleRun(cfg Config, slots streamSlots) http.Handler {
 		}
 		defer slots.give()
 
-		h := w.Header()
-		h.Set("Content-Type", "text/event-stream")
-		h.Set("Cache-Control", "no-cache")
-		h.Set("X-Accel-Buffering", "no") // nginx would buffer the stream otherwise
+		setHeaders(w.Header(), streamHeaders)
 		w.WriteHeader(http.StatusOK)
 		rc := http.NewResponseController(w)
 		s := stream{
