@@ -1,6 +1,7 @@
 package jsonpatch
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +26,38 @@ func Decode(data []byte) (Value, error) {
 		return nil, errors.New("malformed JSON: data after the value")
 	}
 	return v, nil
+}
+
+// DecodeObject is Decode for a caller that also needs an object's members
+// as written: when data is a JSON object Decode accepts, it is that
+// object, and each member's value as it stands in data, in order; ok is
+// false for anything else (Decode says why). One reading gives both.
+func DecodeObject(data []byte) (object *Object, members [][]byte, ok bool) {
+	dec := NewReader(data)
+	defer dec.Close()
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil, nil, false
+	}
+	names, values := len(dec.names), len(dec.values)
+	members = make([][]byte, 0, 8)
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, nil, false
+		}
+		dec.names = append(dec.names, tok.String())
+		after := dec.InputOffset() // the name's end: then ':' and the value
+		v, err := dec.read()
+		if err != nil {
+			return nil, nil, false
+		}
+		dec.values = append(dec.values, v)
+		members = append(members, bytes.TrimLeft(data[after:dec.InputOffset()], " \t\r\n:"))
+	}
+	if _, err := dec.ReadToken(); err != nil || !dec.AtEnd() {
+		return nil, nil, false
+	}
+	return NewObject(pop(&dec.names, names), pop(&dec.values, values)), members, true
 }
 
 // DecodeOps reads a JSON Patch document: an array of operations, Index

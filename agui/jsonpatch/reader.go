@@ -38,8 +38,12 @@ func (r *Reader) AtEnd() bool {
 	return err == io.EOF
 }
 
-// Close gives the Reader back to the pool.
+// Close gives the Reader back to the pool, holding no value read (a read
+// that failed leaves its lists on the stacks).
 func (r *Reader) Close() {
 	r.data = bytes.Buffer{}
+	clear(r.names)
+	clear(r.values)
+	r.names, r.values = r.names[:0], r.values[:0]
 	readers.Put(r)
 }
