@@ -216,12 +216,12 @@ func (c *checker) value(raw []byte, s *spec, at place) (string, error) {
 		if k != '[' {
 			return "", want("a string or an array")
 		}
-		return c.array(raw, s.item, 0, at.String())
+		return c.array(raw, s.item, 0, at)
 	case kArray:
 		if k != '[' {
 			return "", want("an array")
 		}
-		return c.array(raw, s.item, s.min, at.String())
+		return c.array(raw, s.item, s.min, at)
 	case kDef, kUnion:
 		if k != '{' {
 			return "", want("an object")
@@ -263,12 +263,16 @@ func pick(members []member, u *union, path string) (*def, string, error) {
 
 // array checks each item; an unrecognised item is dropped, and the list
 // must still hold at least min.
-func (c *checker) array(raw []byte, item *spec, min int, path string) (string, error) {
+func (c *checker) array(raw []byte, item *spec, min int, list place) (string, error) {
 	dec := jsonpatch.NewReader(raw, checked...)
 	defer dec.Close()
 	dec.ReadToken()
 	kept := 0
+	var path string // the list's pointer, made for its first item
 	for i := 0; dec.PeekKind() != ']'; i++ {
+		if path == "" {
+			path = list.String()
+		}
 		v, err := dec.ReadValue()
 		if err != nil {
 			return "", &malformed{path, err.Error()}
@@ -285,7 +289,7 @@ func (c *checker) array(raw []byte, item *spec, min int, path string) (string, e
 		kept++
 	}
 	if kept < min {
-		return "", &malformed{path, fmt.Sprintf("must hold at least %d item", min)}
+		return "", &malformed{list.String(), fmt.Sprintf("must hold at least %d item", min)}
 	}
 	return "", nil
 }
