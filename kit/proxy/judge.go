@@ -73,8 +73,39 @@ func (p *Proxy) startJudging(r *http.Request, start time.Time) *judging {
 		j.body.finish(true, nil)
 	}
 	p.judges.Add(1)
-	go j.judge()
+	p.goJudge(j)
 	return j
+}
+
+// A run is judged on a goroutine of its own, kept for the next run once
+// done: a new goroutine's stack grows to what the engine takes, some tens
+// of KiB copied over and over, on every run. A judge goroutine waits
+// judgeIdle for its next run, then ends; Close ends those waiting.
+const judgeIdle = time.Second
+
+// goJudge hands j to a waiting judge goroutine, or starts one.
+func (p *Proxy) goJudge(j *judging) {
+	select {
+	case p.idle <- j:
+	default:
+		go p.judgeRuns(j)
+	}
+}
+
+func (p *Proxy) judgeRuns(j *judging) {
+	wait := time.NewTimer(judgeIdle)
+	defer wait.Stop()
+	for {
+		j.judge()
+		wait.Reset(judgeIdle)
+		select {
+		case j = <-p.idle:
+		case <-wait.C:
+			return
+		case <-p.quit:
+			return
+		}
+	}
 }
 
 func (j *judging) answered(a answer) {

@@ -107,6 +107,8 @@ type Proxy struct {
 	handler   http.Handler
 	threads   *threads
 	judges    sync.WaitGroup
+	idle      chan *judging // to a judge goroutine waiting for its next run
+	quit      chan struct{} // closed by Close: waiting judge goroutines end
 
 	mu      sync.Mutex
 	summary Summary
@@ -129,7 +131,8 @@ func New(cfg Config) (*Proxy, error) {
 	if cfg.Report == nil {
 		cfg.Report = func(Run) {}
 	}
-	p := &Proxy{cfg: cfg, upstream: u, transport: cfg.Transport, threads: newThreads(cfg.Threads)}
+	p := &Proxy{cfg: cfg, upstream: u, transport: cfg.Transport, threads: newThreads(cfg.Threads),
+		idle: make(chan *judging), quit: make(chan struct{})}
 	if p.transport == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.DisableCompression = true // the client's Accept-Encoding, or none: the bytes are the upstream's
@@ -177,6 +180,9 @@ func (p *Proxy) Summary() Summary {
 func (p *Proxy) Close() {
 	p.judges.Wait()
 	p.mu.Lock()
+	if !p.closed {
+		close(p.quit)
+	}
 	p.closed = true
 	p.mu.Unlock()
 	if t, ok := p.transport.(interface{ CloseIdleConnections() }); ok {
