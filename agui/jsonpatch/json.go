@@ -1,7 +1,6 @@
 package jsonpatch
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -52,12 +51,21 @@ func DecodeObject(data []byte) (object *Object, members [][]byte, ok bool) {
 			return nil, nil, false
 		}
 		dec.values = append(dec.values, v)
-		members = append(members, bytes.TrimLeft(data[after:dec.InputOffset()], " \t\r\n:"))
+		members = append(members, valueOf(data[after:dec.InputOffset()]))
 	}
 	if _, err := dec.ReadToken(); err != nil || !dec.AtEnd() {
 		return nil, nil, false
 	}
 	return NewObject(pop(&dec.names, names), pop(&dec.values, values)), members, true
+}
+
+// valueOf is a member's value from what follows its name: white space
+// and the colon skipped (no value starts with either).
+func valueOf(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' || b[0] == ':') {
+		b = b[1:]
+	}
+	return b
 }
 
 // DecodeOps reads a JSON Patch document: an array of operations, Index
