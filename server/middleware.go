@@ -80,11 +80,12 @@ func withRequestLog(logger *slog.Logger, next http.Handler) http.Handler {
 		l.attrs[0] = slog.String("method", r.Method)
 		l.attrs[1] = slog.String("path", r.URL.Path)
 		l.attrs[2] = slog.Int("status", status)
-		l.attrs[3] = slog.Duration("duration", time.Since(start))
+		end := time.Now()
+		l.attrs[3] = slog.Duration("duration", end.Sub(start))
 		// Handed to the handler as Logger.LogAttrs would, less the stack
 		// walk for a source line, which no handler here asks for.
 		if h := logger.Handler(); h.Enabled(r.Context(), level) {
-			line := slog.NewRecord(time.Now(), level, "request", 0)
+			line := slog.NewRecord(end, level, "request", 0)
 			line.AddAttrs(l.attrs...)
 			_ = h.Handle(r.Context(), line)
 		}
