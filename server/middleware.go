@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"path"
@@ -36,20 +35,43 @@ func setHeaders(h, constant http.Header) {
 	}
 }
 
-// requestLog collects attributes handlers add while serving one request.
+// requestLog is the writer a request is answered through: it remembers
+// the status and gathers what handlers add to the request's log line.
+// (The line travels with the writer the middleware wraps anyway, rather
+// than in the request's context, which would copy the request.) Unwrap
+// lets http.ResponseController reach the real writer's Flush and
+// SetWriteDeadline.
 type requestLog struct {
-	mu    sync.Mutex
-	attrs []slog.Attr
+	http.ResponseWriter
+	status int
+	mu     sync.Mutex
+	attrs  []slog.Attr
 }
 
-type requestLogKey struct{}
+func (l *requestLog) WriteHeader(code int) {
+	if l.status == 0 {
+		l.status = code
+	}
+	l.ResponseWriter.WriteHeader(code)
+}
 
-// addLogAttrs adds attributes to the request's log line, if it has one.
-func addLogAttrs(ctx context.Context, attrs ...slog.Attr) {
-	if l, ok := ctx.Value(requestLogKey{}).(*requestLog); ok {
-		l.mu.Lock()
-		l.attrs = append(l.attrs, attrs...)
-		l.mu.Unlock()
+func (l *requestLog) Unwrap() http.ResponseWriter { return l.ResponseWriter }
+
+// addLogAttrs adds attributes to the log line of the request w answers,
+// if it has one.
+func addLogAttrs(w http.ResponseWriter, attrs ...slog.Attr) {
+	for {
+		switch x := w.(type) {
+		case *requestLog:
+			x.mu.Lock()
+			x.attrs = append(x.attrs, attrs...)
+			x.mu.Unlock()
+			return
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return
+		}
 	}
 }
 
@@ -59,12 +81,11 @@ func withRequestLog(logger *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		// The line's own four attributes go first, once the request ends;
-		// room for what a stream's handler adds.
-		l := &requestLog{attrs: make([]slog.Attr, 4, 12)}
-		rec := &statusRecorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), requestLogKey{}, l)))
+		// room for the five a stream's handler adds.
+		l := &requestLog{ResponseWriter: w, attrs: make([]slog.Attr, 4, 9)}
+		next.ServeHTTP(l, r)
 
-		status := rec.status
+		status := l.status
 		if status == 0 {
 			status = http.StatusOK
 		}
@@ -91,19 +112,3 @@ func withRequestLog(logger *slog.Logger, next http.Handler) http.Handler {
 		}
 	})
 }
-
-// statusRecorder remembers the status; Unwrap lets http.ResponseController
-// reach the real writer's Flush and SetWriteDeadline.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusRecorder) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }

@@ -22,16 +22,16 @@ func handleRun(cfg Config, slots streamSlots) http.Handler {
 			writeProblem(w, p)
 			return
 		}
-		addLogAttrs(r.Context(), slog.String("scenario", req.Scenario),
+		addLogAttrs(w, slog.String("scenario", req.Scenario),
 			slog.String("threadId", req.ThreadID), slog.String("runId", req.RunID))
 		if req.Continuation != nil {
-			addLogAttrs(r.Context(), slog.String("continuation", req.Continuation.Name))
+			addLogAttrs(w, slog.String("continuation", req.Continuation.Name))
 		}
 		if len(req.Warnings) > 0 {
-			addLogAttrs(r.Context(), slog.Any("inputWarnings", req.Warnings))
+			addLogAttrs(w, slog.Any("inputWarnings", req.Warnings))
 		}
 		if !slots.take() {
-			addLogAttrs(r.Context(), slog.String("end", "over-capacity"))
+			addLogAttrs(w, slog.String("end", "over-capacity"))
 			w.Header().Set("Retry-After", "5")
 			writeProblem(w, problem(http.StatusServiceUnavailable, "too-many-streams", "Too many streams",
 				fmt.Sprintf("This server plays at most %d streams at once; retry shortly.", cap(slots))))
@@ -55,6 +55,6 @@ func handleRun(cfg Config, slots streamSlots) http.Handler {
 			_ = rc.Flush()
 		}
 		d := s.play(r.Context())
-		addLogAttrs(r.Context(), slog.Int("events", d.Sent), slog.String("end", string(d.End)))
+		addLogAttrs(w, slog.Int("events", d.Sent), slog.String("end", string(d.End)))
 	})
 }
