@@ -174,7 +174,29 @@ func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) ([]
 	// Shutdown cancels every request context: a stalled body ends at once.
 	stop := context.AfterFunc(r.Context(), func() { rc.SetReadDeadline(time.Now()) })
 	defer stop()
-	return io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	return readAll(http.MaxBytesReader(w, r.Body, maxBody), r.ContentLength)
+}
+
+// readAll is io.ReadAll into a buffer of the size the body announces (one
+// more byte, to meet its end), not from 512 bytes up.
+func readAll(body io.Reader, size int64) ([]byte, error) {
+	n := int64(512) // io.ReadAll's start, for a body of unknown length
+	if size >= 0 {
+		n = min(size, maxBody) + 1
+	}
+	b := make([]byte, 0, n)
+	for {
+		n, err := body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		switch {
+		case err == io.EOF:
+			return b, nil
+		case err != nil:
+			return b, err
+		case len(b) == cap(b):
+			b = append(b, 0)[:len(b)] // room for more
+		}
+	}
 }
 
 // DefaultScenario is what a request that names no scenario plays: a
