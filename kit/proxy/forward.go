@@ -61,7 +61,9 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 			w.Header().Add(name, v)
 		}
 	}
-	j.answered(answer{status: resp.StatusCode, header: resp.Header.Clone(), at: time.Now()})
+	// The judge reads the upstream's headers as they came: nothing changes
+	// them (the client's are endToEnd's copy).
+	j.answered(answer{status: resp.StatusCode, header: resp.Header, at: time.Now()})
 
 	rc := http.NewResponseController(w)
 	o := outcome{lastArrival: time.Now()}

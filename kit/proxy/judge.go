@@ -330,7 +330,7 @@ func (j *judging) readStream(body io.Reader) {
 			break
 		}
 		j.run.Events++
-		j.frame(agent.Frame{Event: bytes.Clone(data)})
+		j.frame(agent.Frame{Event: data})
 		if step := j.consumer.Feed(data); step.Violation != nil && j.violation == nil {
 			j.violation = step.Violation
 		}
@@ -398,7 +398,7 @@ func (j *judging) readStream(body io.Reader) {
 }
 
 // frame notes one frame, and keeps it for the log while a script may
-// hold it.
+// hold it (a copy of its event: the reader's buffer is reused).
 func (j *judging) frame(f agent.Frame) {
 	at := j.stream.arrival()
 	f.After, j.last = at.Sub(j.last), at
@@ -410,6 +410,7 @@ func (j *judging) frame(f agent.Frame) {
 		j.note("not logged: the stream is over %d MiB, more than a script may hold", script.MaxBytes>>20)
 		return
 	}
+	f.Event = bytes.Clone(f.Event)
 	j.frames = append(j.frames, f)
 }
 
