@@ -100,7 +100,6 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		due, pending = due[:0], 0
 		return true
 	}
-	debug := s.log.Enabled(ctx, slog.LevelDebug)
 	for i := range s.frames {
 		f := &s.frames[i]
 		if f.after > 0 && !s.noDelay {
@@ -122,7 +121,7 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		}
 		due = f.appendTo(due, s.ids)
 		pending++
-		if debug {
+		if s.log.Enabled(ctx, slog.LevelDebug) {
 			s.log.LogAttrs(ctx, slog.LevelDebug, "event", slog.String("runId", s.req.RunID),
 				slog.Int("seq", d.Sent+pending), slog.String("type", f.kind))
 		}
