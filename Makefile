@@ -84,15 +84,18 @@ bench: wasm chromium
 	@# Twice under Node: the first pass also warms up V8's optimising tiers; the table reads the last.
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^$$' -bench 'UpdateDelta|Patch64' -benchmem -count 2 ./app/core/ > $(BENCH)/app-wasm.txt
 	AGUI_CORPUS=$(CORPUS) $(GO) test -run '^$$' -bench CorpusReplay -benchmem ./kit/check/ > $(BENCH)/check.txt
+	$(GO) run ./bench/proxy > $(BENCH)/proxy.txt
 	cd e2e/peer && npm ci --silent --no-audit --no-fund
 	BROTLI_QUALITY=$(BROTLI_QUALITY) CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench 'Browser|Rendering|PhoneStartup' -benchtime 1x -timeout 30m ./e2e/ > $(BENCH)/browser.txt
 	@echo
-	@$(GO) run ./bench/table -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt $(BENCH)/check.txt
+	@$(GO) run ./bench/table -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt $(BENCH)/check.txt $(BENCH)/proxy.txt
 
-## bench-peer: server CPU per stream against the Node + @ag-ui/encoder stack, side by side
-## (needs Node and npm; not part of make test)
+## bench-peer: server CPU per stream against the Node + @ag-ui/encoder stack, side by side;
+## then the server straight and through agent-analysis proxy (needs Node and npm; not part of make test)
 bench-peer:
 	$(GO) run ./bench/peer
+	@echo
+	$(GO) run ./bench/proxy
 
 ## conformance: every scenario and fault against the official @ag-ui/client 1.0, as a table;
 ## then bench/conformance/streams/ (corpus-shaped files, served with -fixtures) against each file's

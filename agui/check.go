@@ -40,14 +40,22 @@ type removal struct{ path, reason string }
 // checker reads values against specs and collects what it removes.
 type checker struct{ removals []removal }
 
+// place is where a value sits: its container's JSON Pointer and its own
+// reference token (a member's name, an item's index). They are joined
+// only when a reason or a deeper value needs the pointer: reading a valid
+// member builds no string.
+type place struct{ parent, token string }
+
+func (p place) String() string { return p.parent + "/" + jsonpatch.EscapeToken(p.token) }
+
 // readTop reads a JSON object's members, each as its raw JSON within data.
 // Everything inside is checked for being valid JSON: valid UTF-8, no name
-// given twice in an object.
-func readTop(data []byte) ([]member, error) {
+// given twice in an object; unless opts say otherwise (checked).
+func readTop(data []byte, opts ...jsontext.Options) ([]member, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("not valid JSON: empty")
 	}
-	dec := jsonpatch.NewReader(data)
+	dec := jsonpatch.NewReader(data, opts...)
 	defer dec.Close()
 	if k := dec.PeekKind(); k != '{' {
 		if err := dec.SkipValue(); err != nil || k == 0 {
@@ -76,6 +84,10 @@ func readTop(data []byte) ([]member, error) {
 	}
 	return members, nil
 }
+
+// checked reads JSON already read whole, and found valid then: its UTF-8
+// and its names are not checked again.
+var checked = []jsontext.Options{jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)}
 
 // depth is how deeply valid JSON nests its arrays and objects. Every
 // value the engine holds (a state, metadata, a message, an operation's
@@ -117,10 +129,10 @@ func (c *checker) object(members []member, d *def, path string) (string, error) 
 	mark := len(c.removals)
 	for _, m := range members {
 		f, known := d.field(m.name)
-		at := path + "/" + jsonpatch.EscapeToken(m.name)
+		at := place{path, m.name}
 		if !known {
 			if !d.open {
-				c.removals = append(c.removals, removal{at, fmt.Sprintf("%s has no member %q in AG-UI 1.0", d.name, m.name)})
+				c.removals = append(c.removals, removal{at.String(), fmt.Sprintf("%s has no member %q in AG-UI 1.0", d.name, m.name)})
 			}
 			continue
 		}
@@ -135,7 +147,7 @@ func (c *checker) object(members []member, d *def, path string) (string, error) 
 			c.removals = c.removals[:mark] // the object goes whole
 			return fmt.Sprintf("its required %s is %s", f.name, gone), nil
 		}
-		c.removals = append(c.removals, removal{at, gone})
+		c.removals = append(c.removals, removal{at.String(), gone})
 	}
 	for _, f := range d.fields {
 		if f.required && !slices.ContainsFunc(members, func(m member) bool { return m.name == f.name }) {
@@ -148,15 +160,15 @@ func (c *checker) object(members []member, d *def, path string) (string, error) 
 // value checks one value against s. It returns why the value is
 // unrecognised material its container must remove ("" when it stays), or
 // why it is malformed.
-func (c *checker) value(raw []byte, s *spec, path string) (string, error) {
+func (c *checker) value(raw []byte, s *spec, at place) (string, error) {
 	k := jsontext.Value(raw).Kind()
-	want := func(what string) error { return &malformed{path, "must be " + what + ", not " + kindName(k)} }
+	want := func(what string) error { return &malformed{at.String(), "must be " + what + ", not " + kindName(k)} }
 	switch s.kind {
 	case kAny:
 		return "", nil
 	case kNotNull:
 		if k == 'n' {
-			return "", &malformed{path, "must not be null (an absent value is left out)"}
+			return "", &malformed{at.String(), "must not be null (an absent value is left out)"}
 		}
 		return "", nil
 	case kObject:
@@ -173,7 +185,7 @@ func (c *checker) value(raw []byte, s *spec, path string) (string, error) {
 		if k != '0' {
 			return "", want("an integer")
 		}
-		return "", checkInteger(string(raw), s.kind == kCount, path)
+		return "", checkInteger(string(raw), s.kind == kCount, at)
 	case kString, kConst, kEnum, kPointer:
 		if k != '"' {
 			return "", want("a string")
@@ -185,7 +197,7 @@ func (c *checker) value(raw []byte, s *spec, path string) (string, error) {
 		switch s.kind {
 		case kConst:
 			if text != s.values[0] {
-				return "", &malformed{path, fmt.Sprintf("must be %q, not %q", s.values[0], bound(text))}
+				return "", &malformed{at.String(), fmt.Sprintf("must be %q, not %q", s.values[0], bound(text))}
 			}
 		case kEnum:
 			if !slices.Contains(s.values, text) {
@@ -193,7 +205,7 @@ func (c *checker) value(raw []byte, s *spec, path string) (string, error) {
 			}
 		case kPointer:
 			if err := jsonpatch.CheckPointer(text); err != nil {
-				return "", &malformed{path, fmt.Sprintf("%q is not a JSON Pointer: %v", bound(text), err)}
+				return "", &malformed{at.String(), fmt.Sprintf("%q is not a JSON Pointer: %v", bound(text), err)}
 			}
 		}
 		return "", nil
@@ -204,20 +216,21 @@ func (c *checker) value(raw []byte, s *spec, path string) (string, error) {
 		if k != '[' {
 			return "", want("a string or an array")
 		}
-		return c.array(raw, s.item, 0, path)
+		return c.array(raw, s.item, 0, at)
 	case kArray:
 		if k != '[' {
 			return "", want("an array")
 		}
-		return c.array(raw, s.item, s.min, path)
+		return c.array(raw, s.item, s.min, at)
 	case kDef, kUnion:
 		if k != '{' {
 			return "", want("an object")
 		}
-		members, err := readTop(raw) // valid JSON already: only the members are read
+		members, err := readTop(raw, checked...) // valid JSON already: only the members are read
 		if err != nil {
-			return "", &malformed{path, err.Error()}
+			return "", &malformed{at.String(), err.Error()}
 		}
+		path := at.String()
 		d := s.def
 		if s.kind == kUnion {
 			var gone string
@@ -250,44 +263,48 @@ func pick(members []member, u *union, path string) (*def, string, error) {
 
 // array checks each item; an unrecognised item is dropped, and the list
 // must still hold at least min.
-func (c *checker) array(raw []byte, item *spec, min int, path string) (string, error) {
-	dec := jsonpatch.NewReader(raw)
+func (c *checker) array(raw []byte, item *spec, min int, list place) (string, error) {
+	dec := jsonpatch.NewReader(raw, checked...)
 	defer dec.Close()
 	dec.ReadToken()
 	kept := 0
+	var path string // the list's pointer, made for its first item
 	for i := 0; dec.PeekKind() != ']'; i++ {
+		if path == "" {
+			path = list.String()
+		}
 		v, err := dec.ReadValue()
 		if err != nil {
 			return "", &malformed{path, err.Error()}
 		}
-		at := path + "/" + strconv.Itoa(i)
+		at := place{path, strconv.Itoa(i)}
 		gone, err := c.value(v, item, at)
 		if err != nil {
 			return "", err
 		}
 		if gone != "" {
-			c.removals = append(c.removals, removal{at, gone})
+			c.removals = append(c.removals, removal{at.String(), gone})
 			continue
 		}
 		kept++
 	}
 	if kept < min {
-		return "", &malformed{path, fmt.Sprintf("must hold at least %d item", min)}
+		return "", &malformed{list.String(), fmt.Sprintf("must hold at least %d item", min)}
 	}
 	return "", nil
 }
 
 // checkInteger: an integer (1.0 is one, 1.5 is not) within ±(2^53-1),
 // where JSON numbers survive a round trip; not negative for a count.
-func checkInteger(text string, count bool, path string) error {
+func checkInteger(text string, count bool, at place) error {
 	v, err := strconv.ParseFloat(text, 64)
 	switch {
 	case err != nil || math.Abs(v) > 1<<53-1:
-		return &malformed{path, "must be an integer of at most 9007199254740991 in magnitude"}
+		return &malformed{at.String(), "must be an integer of at most 9007199254740991 in magnitude"}
 	case v != math.Trunc(v):
-		return &malformed{path, fmt.Sprintf("must be an integer, not %s", text)}
+		return &malformed{at.String(), fmt.Sprintf("must be an integer, not %s", text)}
 	case count && v < 0:
-		return &malformed{path, "must not be negative"}
+		return &malformed{at.String(), "must not be negative"}
 	}
 	return nil
 }

@@ -22,17 +22,22 @@ type Input struct {
 // legacy binary content part is upgraded first, a malformed known field
 // is an error, and unrecognised material is removed with a warning.
 func ReadInput(data []byte) (Input, []Warning, error) {
-	v, err := jsonpatch.Decode(data)
-	if err != nil {
-		return Input{}, nil, &InputError{Reason: "the run input is " + err.Error()}
-	}
-	if _, ok := v.(*jsonpatch.Object); !ok {
+	object, raw, ok := jsonpatch.DecodeObject(data)
+	if !ok { // not JSON, or not an object: Decode says which
+		if _, err := jsonpatch.Decode(data); err != nil {
+			return Input{}, nil, &InputError{Reason: "the run input is " + err.Error()}
+		}
 		return Input{}, nil, &InputError{Reason: "the run input must be a JSON object"}
+	}
+	var v jsonpatch.Value = object
+	members := make([]member, len(raw))
+	for i, name := range object.Names() {
+		members[i] = member{name: name, raw: raw[i]}
 	}
 	if upgraded := upgradeBinaryParts(v); upgraded != v {
 		v, data = upgraded, jsonpatch.Encode(upgraded)
+		members, _ = readTop(data, checked...) // read whole just now
 	}
-	members, _ := readTop(data)
 	var c checker
 	if gone, err := c.object(members, runAgentInput, ""); err != nil || gone != "" {
 		if m, ok := err.(*malformed); ok {

@@ -56,13 +56,13 @@ type union struct {
 	members map[string]*def
 }
 
-func (d *def) field(name string) (field, bool) {
-	for _, f := range d.fields {
-		if f.name == name {
-			return f, true
+func (d *def) field(name string) (*field, bool) {
+	for i := range d.fields {
+		if d.fields[i].name == name {
+			return &d.fields[i], true
 		}
 	}
-	return field{}, false
+	return nil, false
 }
 
 func req(name string, s spec) field { return field{name: name, spec: s, required: true} }

@@ -29,17 +29,18 @@ const (
 // ParseVersion reads a version; ok is false for anything that is not
 // one, or has a part of a million or more.
 func ParseVersion(s string) (v Version, ok bool) {
-	fields := strings.Split(s, ".")
-	if len(fields) < 2 || len(fields) > 3 {
-		return 0, false
-	}
 	var parts [3]Version
-	for i, f := range fields {
+	fields := 0
+	for f := range strings.SplitSeq(s, ".") {
 		n, err := strconv.Atoi(f)
-		if err != nil || n < 0 || n >= versionPart || f != strconv.Itoa(n) {
+		if fields == len(parts) || err != nil || n < 0 || n >= versionPart || f != strconv.Itoa(n) {
 			return 0, false
 		}
-		parts[i] = Version(n)
+		parts[fields] = Version(n)
+		fields++
+	}
+	if fields < 2 {
+		return 0, false
 	}
 	return parts[0]*versionPart*versionPart + parts[1]*versionPart + parts[2], true
 }

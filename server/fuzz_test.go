@@ -31,6 +31,8 @@ func FuzzRunRequest(f *testing.F) {
 	f.Add(`{"threadId":"t","runId":"r","messages":[],"protocolVersion":"1.9","forwardedProps":{"scenario":"no-terminal-event"}}`, "application/json")
 	f.Add(`{"threadId":null}`, "application/json")
 	f.Add(`{"threadId":"t","runId":"r","forwardedProps":{"scenario":"normal"}}`, "text/plain")
+	f.Add(`{"threadId":"0","runId":"0","messages":[]}`, "application/json") // a stock client's first request: no scenario
+	f.Add(`{"threadId":"0","runId":"0","messages":[],"forwardedProps":{}}`, "application/json")
 	f.Add(`nul`, "application/json")
 	f.Add(resumeBody("t", "r2", "approval", `[{"interruptId":"rollback-api@t","status":"resolved","payload":{"approved":true}}]`), "application/json")
 	f.Add(resumeBody("t", "r2", "approval", `[{"interruptId":"rollback-api@t","status":"cancelled"}]`), "application/json")
@@ -60,8 +62,13 @@ func FuzzRunRequest(f *testing.F) {
 			if err != nil {
 				t.Fatalf("streamed for an input the engine refuses: %v", err)
 			}
-			scenario, _ := in.ForwardedProps().(*jsonpatch.Object).Get("scenario")
-			fixture, ok := fixtures.Lookup(scenario.(string))
+			scenario := server.DefaultScenario // what a request naming none plays
+			if props, ok := in.ForwardedProps().(*jsonpatch.Object); ok {
+				if named, ok := props.Get("scenario"); ok {
+					scenario = named.(string)
+				}
+			}
+			fixture, ok := fixtures.Lookup(scenario)
 			if !ok {
 				t.Fatalf("streamed an unknown script %v", scenario)
 			}

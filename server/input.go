@@ -13,8 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/go-playground/validator/v10"
-
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 	"github.com/agent-analysis/agent-analysis/kit/script"
@@ -27,11 +25,14 @@ const maxBody = 16 << 10
 // maxScenario bounds a scenario's name, in characters.
 const maxScenario = 64
 
+// maxID bounds a thread or run id, in characters.
+const maxID = 128
+
 // runInput is the part of an AG-UI RunAgentInput this server acts on:
 // once decodeRunInput returns it, its scenario names a script.
 type runInput struct {
-	ThreadID string `json:"threadId" validate:"required,notblank,max=128"`
-	RunID    string `json:"runId" validate:"required,notblank,max=128"`
+	ThreadID string
+	RunID    string
 	Scenario string
 	Version  string   // the consumer's protocolVersion, "" for none
 	Warnings []string // what was stripped, or the version it declared
@@ -48,8 +49,8 @@ type runInput struct {
 // members are removed with a warning. The body must arrive within
 // timeout; the server's shutdown cuts a read short. The scenario must be
 // one of scripts, and a resume one its script can continue.
-func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validate, timeout time.Duration, scripts *library.Library) (runInput, *Problem) {
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+func decodeRunInput(w http.ResponseWriter, r *http.Request, timeout time.Duration, scripts *library.Library) (runInput, *Problem) {
+	if !isJSON(r.Header.Get("Content-Type")) {
 		return runInput{}, problem(http.StatusUnsupportedMediaType, "unsupported-media-type",
 			"Unsupported media type", "Send the RunAgentInput as Content-Type: application/json.")
 	}
@@ -65,26 +66,27 @@ func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validat
 	case err != nil:
 		return runInput{}, problem(http.StatusBadRequest, "unreadable-body", "Unreadable request body", err.Error())
 	}
-	if !json.Valid(body) {
+	in, warnings, err := agui.ReadInput(body)
+	var ie *agui.InputError
+	switch {
+	// What the engine reads is valid JSON (it is the stricter reader), so
+	// a body is only checked for being JSON when the engine refused it.
+	case err != nil && !json.Valid(body):
 		var v any
 		err := json.Unmarshal(body, &v)
 		if err == nil {
 			err = errors.New("not valid JSON")
 		}
 		return runInput{}, problem(http.StatusBadRequest, "malformed-json", "Malformed RunAgentInput", err.Error())
-	}
-	in, warnings, err := agui.ReadInput(body)
-	var ie *agui.InputError
-	if errors.As(err, &ie) {
+	case errors.As(err, &ie):
 		return runInput{}, invalid(ie.Field, ie.Error())
 	}
 	req := runInput{ThreadID: in.ThreadID, RunID: in.RunID, Version: in.ProtocolVersion()}
 	for _, w := range warnings {
 		req.Warnings = append(req.Warnings, w.Text)
 	}
-	if err := v.Struct(req); err != nil {
-		field, reason := explainInvalid(err)
-		return runInput{}, invalid(field, reason)
+	if p := checkIDs(req.ThreadID, req.RunID); p != nil {
+		return runInput{}, p
 	}
 	if p := checkVersion(&req); p != nil {
 		return runInput{}, p
@@ -101,6 +103,45 @@ func decodeRunInput(w http.ResponseWriter, r *http.Request, v *validator.Validat
 		req.Continuation = c
 	}
 	return req, nil
+}
+
+// isJSON reports whether a Content-Type is application/json, parameters
+// (a charset) allowed.
+func isJSON(contentType string) bool {
+	if contentType == "application/json" { // what clients send: no parsing
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
+}
+
+// checkIDs: the thread and run ids must be there, not blank, and at most
+// maxID characters. The detail names every id at fault, the field the
+// first.
+func checkIDs(threadID, runID string) *Problem {
+	var field string
+	var reasons []string
+	for _, id := range [...]struct{ name, value string }{{"threadId", threadID}, {"runId", runID}} {
+		var reason string
+		switch {
+		case id.value == "":
+			reason = "is required"
+		case strings.Trim(strings.TrimSpace(id.value), "\x1c\x1d\x1e\x1f") == "": // white space and the ASCII separators
+			reason = "must not be blank"
+		case utf8.RuneCountInString(id.value) > maxID:
+			reason = fmt.Sprintf("must be at most %d characters", maxID)
+		default:
+			continue
+		}
+		if field == "" {
+			field = id.name
+		}
+		reasons = append(reasons, id.name+": "+reason)
+	}
+	if field == "" {
+		return nil
+	}
+	return invalid(field, strings.Join(reasons, "; "))
 }
 
 // checkVersion serves every version of the 1.x line and any declaration it
@@ -133,7 +174,29 @@ func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) ([]
 	// Shutdown cancels every request context: a stalled body ends at once.
 	stop := context.AfterFunc(r.Context(), func() { rc.SetReadDeadline(time.Now()) })
 	defer stop()
-	return io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	return readAll(http.MaxBytesReader(w, r.Body, maxBody), r.ContentLength)
+}
+
+// readAll is io.ReadAll into a buffer of the size the body announces (one
+// more byte, to meet its end), not from 512 bytes up.
+func readAll(body io.Reader, size int64) ([]byte, error) {
+	n := int64(512) // io.ReadAll's start, for a body of unknown length
+	if size >= 0 {
+		n = min(size, maxBody) + 1
+	}
+	b := make([]byte, 0, n)
+	for {
+		n, err := body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		switch {
+		case err == io.EOF:
+			return b, nil
+		case err != nil:
+			return b, err
+		case len(b) == cap(b):
+			b = append(b, 0)[:len(b)] // room for more
+		}
+	}
 }
 
 // DefaultScenario is what a request that names no scenario plays: a

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"path"
@@ -14,30 +13,65 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 	"style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; " +
 	"manifest-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
+var securityHeaders = http.Header{
+	"Content-Security-Policy": {contentSecurityPolicy},
+	"X-Content-Type-Options":  {"nosniff"},
+	"Referrer-Policy":         {"no-referrer"},
+}
+
 func withSecurityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
+		setHeaders(w.Header(), securityHeaders)
 		next.ServeHTTP(w, r)
 	})
 }
 
-// requestLog collects attributes handlers add while serving one request.
-type requestLog struct {
-	mu    sync.Mutex
-	attrs []slog.Attr
+// setHeaders sets constant headers, canonical names to one value each.
+// Their slices are shared, not copied as Header.Set copies each value:
+// net/http only reads them, and adding a value to one makes a new slice.
+func setHeaders(h, constant http.Header) {
+	for name, values := range constant {
+		h[name] = values
+	}
 }
 
-type requestLogKey struct{}
+// requestLog is the writer a request is answered through: it remembers
+// the status and gathers what handlers add to the request's log line.
+// (The line travels with the writer the middleware wraps anyway, rather
+// than in the request's context, which would copy the request.) Unwrap
+// lets http.ResponseController reach the real writer's Flush and
+// SetWriteDeadline.
+type requestLog struct {
+	http.ResponseWriter
+	status int
+	mu     sync.Mutex
+	attrs  []slog.Attr
+}
 
-// addLogAttrs adds attributes to the request's log line, if it has one.
-func addLogAttrs(ctx context.Context, attrs ...slog.Attr) {
-	if l, ok := ctx.Value(requestLogKey{}).(*requestLog); ok {
-		l.mu.Lock()
-		l.attrs = append(l.attrs, attrs...)
-		l.mu.Unlock()
+func (l *requestLog) WriteHeader(code int) {
+	if l.status == 0 {
+		l.status = code
+	}
+	l.ResponseWriter.WriteHeader(code)
+}
+
+func (l *requestLog) Unwrap() http.ResponseWriter { return l.ResponseWriter }
+
+// addLogAttrs adds attributes to the log line of the request w answers,
+// if it has one.
+func addLogAttrs(w http.ResponseWriter, attrs ...slog.Attr) {
+	for {
+		switch x := w.(type) {
+		case *requestLog:
+			x.mu.Lock()
+			x.attrs = append(x.attrs, attrs...)
+			x.mu.Unlock()
+			return
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return
+		}
 	}
 }
 
@@ -46,11 +80,12 @@ func addLogAttrs(ctx context.Context, attrs ...slog.Attr) {
 func withRequestLog(logger *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		l := &requestLog{}
-		rec := &statusRecorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), requestLogKey{}, l)))
+		// The line's own four attributes go first, once the request ends;
+		// room for the five a stream's handler adds.
+		l := &requestLog{ResponseWriter: w, attrs: make([]slog.Attr, 4, 9)}
+		next.ServeHTTP(l, r)
 
-		status := rec.status
+		status := l.status
 		if status == 0 {
 			status = http.StatusOK
 		}
@@ -63,28 +98,17 @@ func withRequestLog(logger *slog.Logger, next http.Handler) http.Handler {
 		case path.Ext(r.URL.Path) != "":
 			level = slog.LevelDebug
 		}
-		attrs := append([]slog.Attr{
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
-			slog.Int("status", status),
-			slog.Duration("duration", time.Since(start)),
-		}, l.attrs...)
-		logger.LogAttrs(r.Context(), level, "request", attrs...)
+		l.attrs[0] = slog.String("method", r.Method)
+		l.attrs[1] = slog.String("path", r.URL.Path)
+		l.attrs[2] = slog.Int("status", status)
+		end := time.Now()
+		l.attrs[3] = slog.Duration("duration", end.Sub(start))
+		// Handed to the handler as Logger.LogAttrs would, less the stack
+		// walk for a source line, which no handler here asks for.
+		if h := logger.Handler(); h.Enabled(r.Context(), level) {
+			line := slog.NewRecord(end, level, "request", 0)
+			line.AddAttrs(l.attrs...)
+			_ = h.Handle(r.Context(), line)
+		}
 	})
 }
-
-// statusRecorder remembers the status; Unwrap lets http.ResponseController
-// reach the real writer's Flush and SetWriteDeadline.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusRecorder) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }

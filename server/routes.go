@@ -12,7 +12,7 @@ func addRoutes(mux *http.ServeMux, cfg Config) {
 	api := withCORS(cfg.CORSOrigins)
 	progress := withProgressDeadline(cfg.ProgressTimeout)
 
-	mux.Handle("POST /api/agent-analysis", api(handleRun(cfg, newValidator(), newStreamSlots(cfg.MaxStreams))))
+	mux.Handle("POST /api/agent-analysis", api(handleRun(cfg, newStreamSlots(cfg.MaxStreams))))
 	mux.Handle("/api/agent-analysis", api(methodNotAllowed(http.MethodPost)))
 	mux.Handle("GET /healthz", handleHealthz())
 	mux.Handle("GET /{$}", http.RedirectHandler("/agent-analysis", http.StatusFound))

@@ -7,9 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/kit/script"
+	"github.com/agent-analysis/agent-analysis/server/library"
 )
 
 // appendFrame adds one step in the AG-UI SSE framing: an event as one data
@@ -47,7 +50,9 @@ type Disposal struct {
 type stream struct {
 	w            io.Writer
 	rc           *http.ResponseController
-	steps        []script.Frame // the script, as this run sends it
+	frames       []frame // the script, framed
+	ids          ids     // what goes in the frames' holes
+	scripts      *library.Library
 	req          runInput
 	noDelay      bool
 	writeTimeout time.Duration
@@ -74,7 +79,14 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		}
 	}()
 
-	var due []byte // frames due now, not yet written
+	buf := buffers.Get().(*[]byte)
+	due := slices.Grow((*buf)[:0], s.size()) // frames due now, not yet written
+	defer func() {
+		if cap(due) <= maxPooled {
+			*buf = due[:0]
+			buffers.Put(buf)
+		}
+	}()
 	pending := 0
 	flush := func(last bool) bool {
 		if pending == 0 {
@@ -88,15 +100,16 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		due, pending = due[:0], 0
 		return true
 	}
-	for _, step := range s.steps {
-		if step.After > 0 && !s.noDelay {
+	for i := range s.frames {
+		f := &s.frames[i]
+		if f.after > 0 && !s.noDelay {
 			if !flush(false) {
 				return d
 			}
 			if timer == nil {
-				timer = time.NewTimer(step.After)
+				timer = time.NewTimer(f.after)
 			} else {
-				timer.Reset(step.After)
+				timer.Reset(f.after)
 			}
 			select {
 			case <-ctx.Done():
@@ -106,11 +119,11 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		} else if ctx.Err() != nil {
 			return s.stop(ctx, d)
 		}
-		due = appendFrame(due, step)
+		due = f.appendTo(due, s.ids)
 		pending++
 		if s.log.Enabled(ctx, slog.LevelDebug) {
 			s.log.LogAttrs(ctx, slog.LevelDebug, "event", slog.String("runId", s.req.RunID),
-				slog.Int("seq", d.Sent+pending), slog.String("type", string(step.Type)))
+				slog.Int("seq", d.Sent+pending), slog.String("type", f.kind))
 		}
 	}
 	if flush(true) {
@@ -127,7 +140,7 @@ func (s *stream) stop(ctx context.Context, d Disposal) Disposal {
 	if d.End != EndShutdown {
 		return d
 	}
-	event := closingEvent(s.steps[:d.Sent])
+	event := closingEvent(s.steps()[:d.Sent])
 	if event == nil {
 		return d
 	}
@@ -142,6 +155,39 @@ func (s *stream) stop(ctx context.Context, d Disposal) Disposal {
 		}
 	}
 	return d
+}
+
+// steps are the script's steps as this run sends them: made again, from
+// the script, only for closingEvent.
+func (s *stream) steps() []script.Frame {
+	sc, _ := s.scripts.Lookup(s.req.Scenario)
+	if c := s.req.Continuation; c != nil {
+		return sc.Continue(*c, s.req.ThreadID, s.req.RunID)
+	}
+	return sc.ForRequest(s.req.ThreadID, s.req.RunID)
+}
+
+// buffers keep the frames due between streams: every stream needs one
+// (a normal stream's is 1 KB), and net/http copies what is written.
+var buffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooled bounds a buffer kept for the next stream.
+const maxPooled = 64 << 10
+
+// size is the whole stream's length in bytes.
+func (s *stream) size() int {
+	n := 0
+	for _, f := range s.frames {
+		n += len(f.text)
+		for _, h := range f.holes {
+			if h.run {
+				n += len(s.ids.run)
+			} else {
+				n += len(s.ids.thread)
+			}
+		}
+	}
+	return n
 }
 
 // write sends frames in one write, flushed if asked. Streams have no

@@ -17,7 +17,7 @@ const MaxDepth = 512
 func Decode(data []byte) (Value, error) {
 	dec := NewReader(data)
 	defer dec.Close()
-	v, err := read(&dec.Decoder) // every token read is copied
+	v, err := dec.read() // every token read is copied
 	if err != nil {
 		return nil, err
 	}
@@ -25,6 +25,47 @@ func Decode(data []byte) (Value, error) {
 		return nil, errors.New("malformed JSON: data after the value")
 	}
 	return v, nil
+}
+
+// DecodeObject is Decode for a caller that also needs an object's members
+// as written: when data is a JSON object Decode accepts, it is that
+// object, and each member's value as it stands in data, in order; ok is
+// false for anything else (Decode says why). One reading gives both.
+func DecodeObject(data []byte) (object *Object, members [][]byte, ok bool) {
+	dec := NewReader(data)
+	defer dec.Close()
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil, nil, false
+	}
+	names, values := len(dec.names), len(dec.values)
+	members = make([][]byte, 0, 8)
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, nil, false
+		}
+		dec.names = append(dec.names, tok.String())
+		after := dec.InputOffset() // the name's end: then ':' and the value
+		v, err := dec.read()
+		if err != nil {
+			return nil, nil, false
+		}
+		dec.values = append(dec.values, v)
+		members = append(members, valueOf(data[after:dec.InputOffset()]))
+	}
+	if _, err := dec.ReadToken(); err != nil || !dec.AtEnd() {
+		return nil, nil, false
+	}
+	return NewObject(pop(&dec.names, names), pop(&dec.values, values)), members, true
+}
+
+// valueOf is a member's value from what follows its name: white space
+// and the colon skipped (no value starts with either).
+func valueOf(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' || b[0] == ':') {
+		b = b[1:]
+	}
+	return b
 }
 
 // DecodeOps reads a JSON Patch document: an array of operations, Index
@@ -40,7 +81,7 @@ func DecodeOps(data []byte) ([]Op, error) {
 	}
 	var ops []Op
 	for i := 0; dec.PeekKind() != ']'; i++ {
-		op, err := readOp(&dec.Decoder, i)
+		op, err := readOp(dec, i)
 		if err != nil {
 			return nil, err
 		}
@@ -59,7 +100,7 @@ func DecodeOps(data []byte) ([]Op, error) {
 // patch.
 var opNames = []string{"add", "remove", "replace", "move", "copy", "test"}
 
-func readOp(dec *jsontext.Decoder, index int) (Op, error) {
+func readOp(dec *Reader, index int) (Op, error) {
 	op := Op{Index: index}
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return op, errors.New("malformed JSON Patch: an operation is not an object")
@@ -71,7 +112,7 @@ func readOp(dec *jsontext.Decoder, index int) (Op, error) {
 		}
 		switch field := name.String(); { // compared only: not kept, so not allocated
 		case field == "value":
-			if op.Value, err = read(dec); err != nil {
+			if op.Value, err = dec.read(); err != nil {
 				return op, err
 			}
 			continue
@@ -79,7 +120,7 @@ func readOp(dec *jsontext.Decoder, index int) (Op, error) {
 			err = dec.SkipValue()
 		default:
 			var text string
-			text, err = readText(dec)
+			text, err = readText(&dec.Decoder)
 			switch field {
 			case "op":
 				op.Op = text
@@ -111,9 +152,11 @@ func readText(dec *jsontext.Decoder) (string, error) {
 	return tok.String(), nil
 }
 
-// read reads the next value from dec.
-func read(dec *jsontext.Decoder) (Value, error) {
-	tok, err := dec.ReadToken()
+// read reads the next value. An object's members and an array's items
+// are gathered on the Reader's scratch stacks, then copied out at their
+// size.
+func (r *Reader) read() (Value, error) {
+	tok, err := r.ReadToken()
 	if err != nil {
 		return nil, malformed(err)
 	}
@@ -127,41 +170,52 @@ func read(dec *jsontext.Decoder) (Value, error) {
 	case '0':
 		return Number(tok.String()), nil
 	}
-	if dec.StackDepth() > MaxDepth {
+	if r.StackDepth() > MaxDepth {
 		return nil, fmt.Errorf("JSON nested deeper than %d levels", MaxDepth)
 	}
+	names, values := len(r.names), len(r.values) // where this value's lists start
 	if tok.Kind() == '[' {
-		var items []Value
-		for dec.PeekKind() != ']' {
-			v, err := read(dec)
+		for r.PeekKind() != ']' {
+			v, err := r.read()
 			if err != nil {
 				return nil, err
 			}
-			items = append(items, v)
+			r.values = append(r.values, v)
 		}
-		if _, err := dec.ReadToken(); err != nil {
+		if _, err := r.ReadToken(); err != nil {
 			return nil, malformed(err)
 		}
-		return NewArray(items), nil
+		return NewArray(pop(&r.values, values)), nil
 	}
-	var names []string
-	var values []Value
-	for dec.PeekKind() != '}' {
-		tok, err := dec.ReadToken()
+	for r.PeekKind() != '}' {
+		tok, err := r.ReadToken()
 		if err != nil {
 			return nil, malformed(err)
 		}
-		name := tok.String() // before the next read voids the token
-		v, err := read(dec)
+		r.names = append(r.names, tok.String()) // before the next read voids the token
+		v, err := r.read()
 		if err != nil {
 			return nil, err
 		}
-		names, values = append(names, name), append(values, v)
+		r.values = append(r.values, v)
 	}
-	if _, err := dec.ReadToken(); err != nil {
+	if _, err := r.ReadToken(); err != nil {
 		return nil, malformed(err)
 	}
-	return NewObject(names, values), nil
+	return NewObject(pop(&r.names, names), pop(&r.values, values)), nil
+}
+
+// pop takes a stack's top from position from on, as a list of its own
+// (nil when empty), and clears it from the stack.
+func pop[T any](stack *[]T, from int) []T {
+	top := (*stack)[from:]
+	var list []T
+	if len(top) > 0 {
+		list = slices.Clone(top)
+	}
+	clear(top) // the pooled Reader keeps nothing alive
+	*stack = (*stack)[:from]
+	return list
 }
 
 func malformed(err error) error {

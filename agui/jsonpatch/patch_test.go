@@ -213,3 +213,43 @@ func TestLargeObjectsKeepAnIndex(t *testing.T) {
 		t.Errorf("a kept member reads %v", v)
 	}
 }
+
+// DecodeObject gives what Decode gives for an object, and each member's
+// value as written; anything Decode refuses, or any other value, it
+// refuses too, and a failed read leaves nothing behind for the next.
+func TestDecodeObject(t *testing.T) {
+	for _, tt := range []struct {
+		data    string
+		members []string // nil: refused
+	}{
+		{`{"a":1,"b" : [1, {"c":"d"}] ,"e":{}}`, []string{`1`, `[1, {"c":"d"}]`, `{}`}},
+		{" \n{ }\t", []string{}},
+		{`{"a":"x\"y"}`, []string{`"x\"y"`}},
+		{`[1]`, nil},
+		{`"a"`, nil},
+		{`{"a":1,"a":2}`, nil},
+		{`{"a":1} {}`, nil},
+		{`{"a":[[1,2],{"b":}]}`, nil},
+		{"{\"a\":\"\xff\"}", nil},
+		{`{"a":` + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + `}`, nil},
+	} {
+		object, members, ok := DecodeObject([]byte(tt.data))
+		v, err := Decode([]byte(tt.data))
+		if _, isObject := v.(*Object); ok != (err == nil && isObject) || ok != (tt.members != nil) {
+			t.Errorf("%s: ok %v; Decode %v", tt.data, ok, err)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if !Equal(object, v) || len(members) != len(tt.members) {
+			t.Errorf("%s: %s, %q", tt.data, Encode(object), members)
+			continue
+		}
+		for i, m := range members {
+			if string(m) != tt.members[i] {
+				t.Errorf("%s: member %d is %s, want %s", tt.data, i, m, tt.members[i])
+			}
+		}
+	}
+}

@@ -15,6 +15,10 @@ import (
 type Reader struct {
 	jsontext.Decoder
 	data bytes.Buffer
+	// Scratch space for the members and items of the objects and arrays
+	// being read (json.go): each list is made once, at its size.
+	names  []string
+	values []Value
 }
 
 var readers = sync.Pool{New: func() any { return new(Reader) }}
@@ -33,8 +37,12 @@ func (r *Reader) AtEnd() bool {
 	return err == io.EOF
 }
 
-// Close gives the Reader back to the pool.
+// Close gives the Reader back to the pool, holding no value read (a read
+// that failed leaves its lists on the stacks).
 func (r *Reader) Close() {
 	r.data = bytes.Buffer{}
+	clear(r.names)
+	clear(r.values)
+	r.names, r.values = r.names[:0], r.values[:0]
 	readers.Put(r)
 }

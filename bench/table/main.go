@@ -1,7 +1,8 @@
 // Command table prints make bench's results as one table: it reads
-// `go test -bench` output files and measures app.wasm.
+// `go test -bench` output files (and bench/proxy's, which ends with a line
+// of that form) and measures app.wasm.
 //
-//	go run ./bench/table -wasm web/app.wasm server.txt app.txt app-wasm.txt browser.txt check.txt
+//	go run ./bench/table -wasm web/app.wasm server.txt app.txt app-wasm.txt browser.txt check.txt [proxy.txt]
 package main
 
 import (
@@ -49,12 +50,12 @@ func parse(path string) (results, error) {
 func main() {
 	wasm := flag.String("wasm", "web/app.wasm", "the built app.wasm")
 	flag.Parse()
-	if flag.NArg() != 5 {
-		fmt.Fprintln(os.Stderr, "usage: benchtable -wasm app.wasm server.txt app.txt app-wasm.txt browser.txt check.txt")
+	if flag.NArg() != 5 && flag.NArg() != 6 {
+		fmt.Fprintln(os.Stderr, "usage: benchtable -wasm app.wasm server.txt app.txt app-wasm.txt browser.txt check.txt [proxy.txt]")
 		os.Exit(2)
 	}
-	var files [5]results
-	for i := range files {
+	var files [6]results
+	for i := range flag.NArg() {
 		r, err := parse(flag.Arg(i))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -62,7 +63,7 @@ func main() {
 		}
 		files[i] = r
 	}
-	server, native, wasmNode, browser, engine := files[0], files[1], files[2], files[3], files[4]
+	server, native, wasmNode, browser, engine, proxy := files[0], files[1], files[2], files[3], files[4], files[5]
 
 	row := func(measure, value string) { fmt.Printf("| %s | %s |\n", measure, value) }
 	fmt.Println("| measure | result |")
@@ -72,6 +73,13 @@ func main() {
 		row("(a) server: normal stream, delays zeroed, in-process",
 			fmt.Sprintf("%s events/s · %.1f allocs/event · %s B/event · %.0f write and %.0f flush per stream",
 				group(s["events/s"]), s["allocs/event"], group(s["B/event"]), s["writes/stream"], s["flushes/stream"]))
+	}
+	if p := proxy["Proxy"]; p != nil {
+		row(fmt.Sprintf("(a) server: through agent-analysis proxy, %.0f normal streams at once, delays zeroed, loopback", p["concurrency"]),
+			fmt.Sprintf("%s streams/s straight · %s through the proxy (%.2fx; goal 0.8x) · proxy CPU %.1f µs/stream, the server's %.1f (%.2fx; goal 1x) · first byte p50 %.2f ms straight, %.2f ms through (goal within 2 ms)",
+				group(p["straight-streams/s"]), group(p["proxy-streams/s"]), p["proxy-streams/s"]/p["straight-streams/s"],
+				p["proxy-µs/stream"], p["server-µs/stream"], p["proxy-µs/stream"]/p["server-µs/stream"],
+				p["straight-ttfb-ms"], p["proxy-ttfb-ms"]))
 	}
 	if s := server["HealthzUnderStalledBodies"]; s != nil {
 		row(fmt.Sprintf("(b) server: /healthz while %s connections trickle their bodies", group(s["stalled-bodies"])),

@@ -8,8 +8,6 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"reflect"
-	"regexp"
 	"strconv"
 	"testing"
 	"time"
@@ -47,7 +45,7 @@ var bounds = []bound{
 	{row: "an event's JSON the Wire view keeps", file: "app/core/arrival.go", find: constNamed("maxArrivalBytes"), format: bytes},
 	{row: "Activity entries", file: "app/core/model.go", find: constNamed("MaxActivity"), format: count},
 	{row: "a `RunAgentInput` the server reads", file: "server/input.go", find: constNamed("maxBody"), format: bytes},
-	{row: "`threadId`, `runId`", file: "server/input.go", find: tagMax("ThreadID", "validate"), format: characters},
+	{row: "`threadId`, `runId`", file: "server/input.go", find: constNamed("maxID"), format: characters},
 	{row: "a request body's arrival, from the handler's start", file: "server/server.go", find: callArg("orDefault", "cfg.BodyTimeout", 1), format: duration},
 	{row: "a request's headers", file: "server/cmd/agent-analysis/serve.go", find: field("ReadHeaderTimeout"), format: duration},
 	{row: "headers and body together", file: "server/cmd/agent-analysis/serve.go", find: field("ReadTimeout"), format: duration},
@@ -227,26 +225,6 @@ func callArg(fun, first string, i int) func(*ast.File) ast.Expr {
 				found = c.Args[i]
 			}
 			return found == nil
-		})
-		return found
-	}
-}
-
-var maxRule = regexp.MustCompile(`(?:^|,)max=(\d+)(?:,|$)`)
-
-// tagMax finds the max= rule of a struct field's tag key.
-func tagMax(name, key string) func(*ast.File) ast.Expr {
-	return func(f *ast.File) (found ast.Expr) {
-		ast.Inspect(f, func(n ast.Node) bool {
-			sf, ok := n.(*ast.Field)
-			if !ok || sf.Tag == nil || found != nil || len(sf.Names) == 0 || sf.Names[0].Name != name {
-				return found == nil
-			}
-			tag, _ := strconv.Unquote(sf.Tag.Value)
-			if m := maxRule.FindStringSubmatch(reflect.StructTag(tag).Get(key)); m != nil {
-				found = &ast.BasicLit{Kind: token.INT, Value: m[1]}
-			}
-			return false
 		})
 		return found
 	}

@@ -54,7 +54,10 @@ func IsCapture(data []byte) bool {
 // gives no meaning to noted and skipped.
 func ReadCapture(data []byte) Capture {
 	var c Capture
-	w := Watch(bytes.NewReader(data), nil, func(f script.Frame) { c.Frames = append(c.Frames, f) })
+	w := Watch(bytes.NewReader(data), nil, func(f script.Frame) {
+		f.Event = bytes.Clone(f.Event)
+		c.Frames = append(c.Frames, f)
+	})
 	switch {
 	case errors.Is(w.Err, io.EOF):
 		if w.Cut != nil {

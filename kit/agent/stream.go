@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -74,6 +75,7 @@ func (run *reading) frame(f script.Frame) {
 		run.stop(errTooLong)
 		return
 	}
+	f.Event = bytes.Clone(f.Event)
 	run.ex.Frames = append(run.ex.Frames, f)
 }
 

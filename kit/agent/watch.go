@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"errors"
 	"io"
 
@@ -38,7 +37,8 @@ type Watched struct {
 // and the proxy read one: frame is told of each event and comment as it
 // is read, consumer (nil for none) judges each event, and the framing is
 // watched for what the reader forgives. The reading goes on after a
-// violation: the transport is still checked.
+// violation: the transport is still checked. A frame's Event is the
+// reader's buffer, valid until frame returns: a frame kept is cloned.
 func Watch(body io.Reader, consumer *agui.Consumer, frame func(script.Frame)) Watched {
 	var w Watched
 	watch := &framing{comment: func(text string) {
@@ -54,7 +54,7 @@ func Watch(body io.Reader, consumer *agui.Consumer, frame func(script.Frame)) Wa
 			break
 		}
 		w.Events++
-		frame(script.Frame{Event: bytes.Clone(data)})
+		frame(script.Frame{Event: data})
 		if consumer == nil {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -60,27 +61,30 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 			w.Header().Add(name, v)
 		}
 	}
-	j.answered(answer{status: resp.StatusCode, header: resp.Header.Clone(), at: time.Now()})
+	// The judge reads the upstream's headers as they came: nothing changes
+	// them (the client's are endToEnd's copy).
+	j.answered(answer{status: resp.StatusCode, header: resp.Header, at: time.Now()})
 
 	rc := http.NewResponseController(w)
 	o := outcome{lastArrival: time.Now()}
 	setWriteDeadline(w, p.cfg.WriteTimeout)
 	w.WriteHeader(resp.StatusCode)
 	o.write = rc.Flush() // the headers now: a client waits for them before the first event
-	buf := make([]byte, 32<<10)
+	buf := buffers.Get().(*[]byte)
+	defer buffers.Put(buf)
 	for o.write == nil {
-		n, err := resp.Body.Read(buf)
+		n, err := resp.Body.Read(*buf)
 		if n > 0 {
 			now := time.Now()
 			o.longestGap = max(o.longestGap, now.Sub(o.lastArrival))
 			o.lastArrival = now
 			o.bytes += int64(n)
-			j.passed(buf[:n], now)
+			j.passed((*buf)[:n], now)
 			if err := rc.SetWriteDeadline(now.Add(p.cfg.WriteTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
 				o.write = err
 				break
 			}
-			if _, o.write = w.Write(buf[:n]); o.write == nil {
+			if _, o.write = w.Write((*buf)[:n]); o.write == nil {
 				o.write = rc.Flush()
 			}
 		}
@@ -99,6 +103,11 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	}
 }
+
+// buffers hold a stream's reads on their way through, between streams:
+// each is 32 KiB, and what is read is copied before the next read (the
+// client's connection and the judge's backlog keep nothing of it).
+var buffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // ctxCause is why the request's context ended, or nil while it has not.
 func ctxCause(r *http.Request) error {

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -71,7 +72,7 @@ func (p *Proxy) startJudging(r *http.Request, start time.Time) *judging {
 		j.body.finish(true, nil)
 	}
 	p.judges.Add(1)
-	go j.judge()
+	go j.judge() // it ends with the run
 	return j
 }
 
@@ -374,6 +375,7 @@ func (j *judging) frame(f script.Frame) {
 		j.note("not logged: the stream is over %d MiB, more than a script may hold", script.MaxBytes>>20)
 		return
 	}
+	f.Event = bytes.Clone(f.Event)
 	j.frames = append(j.frames, f)
 }
 

@@ -133,6 +133,10 @@ func New(cfg Config) (*Proxy, error) {
 	if p.transport == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.DisableCompression = true // the client's Accept-Encoding, or none: the bytes are the upstream's
+		// Every request goes to the one upstream: all the idle connections
+		// kept may be to it. (The default keeps 2: a third client at once
+		// would open and close a connection per request.)
+		t.MaxIdleConnsPerHost = t.MaxIdleConns
 		p.transport = t
 	}
 	p.handler = http.HandlerFunc(p.forward)

@@ -11,11 +11,12 @@ import (
 // of a stream's CPU on loopback (docs/agent-analysis.md). Close writes what
 // is left; a crash can lose the last interval's lines.
 type batchedWriter struct {
-	mu   sync.Mutex
-	out  io.Writer
-	buf  []byte
-	stop chan struct{}
-	done chan struct{}
+	mu      sync.Mutex
+	out     io.Writer
+	buf     []byte
+	stop    chan struct{}
+	stopped sync.Once
+	done    chan struct{}
 }
 
 const batchLimit = 32 << 10
@@ -63,9 +64,10 @@ func (w *batchedWriter) flushLocked() error {
 	return err
 }
 
-// Close stops the flusher and writes what is left.
+// Close stops the flusher and writes what is left; closing again only
+// writes what came since.
 func (w *batchedWriter) Close() error {
-	close(w.stop)
+	w.stopped.Do(func() { close(w.stop) })
 	<-w.done
 	w.mu.Lock()
 	defer w.mu.Unlock()

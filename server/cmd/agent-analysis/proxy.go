@@ -70,6 +70,10 @@ func runProxy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 
 	var mu sync.Mutex // one run's lines together, and the SARIF results
+	// A run's lines go out with others within 50 ms, as serve's log
+	// lines do: a write per run would cost a good share of its CPU.
+	runLines := newBatchedWriter(stdout, 50*time.Millisecond)
+	defer runLines.Close()
 	var p *proxy.Proxy
 	var results []sarif.Result
 	dropped := 0
@@ -79,7 +83,7 @@ func runProxy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			mu.Lock()
 			defer mu.Unlock()
 			for _, line := range r.Lines(*verbose) {
-				fmt.Fprintln(stdout, line)
+				fmt.Fprintln(runLines, line)
 			}
 			if *sarifFile != "" {
 				found := p.SARIF(r)
@@ -108,6 +112,7 @@ func runProxy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	mu.Unlock()
 	err = serveUntil(ctx, srv, ln, nil)
 	p.Close()
+	runLines.Close() // every run's lines before the summary
 	summary := p.Summary()
 	mu.Lock()
 	fmt.Fprintln(stdout, summary)

@@ -1,0 +1,204 @@
+// Package load is what bench/peer and bench/proxy measure with: servers
+// started as processes, their CPU time read from /proc, and one load
+// generator playing normal streams, delays zeroed, over loopback.
+package load
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Build builds the agent-analysis binary into dir; it runs from the
+// module's root.
+func Build(dir string) (string, error) {
+	bin := dir + "/agent-analysis"
+	if out, err := exec.Command("go", "build", "-o", bin, "./server/cmd/agent-analysis").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// Process is a server under load.
+type Process struct {
+	Name string
+	URL  string // where it listens: scheme, host and port
+	cmd  *exec.Cmd
+}
+
+// Start runs a server and waits for the line of its output that says
+// where it listens (the first holding marker), which url reads. The rest
+// of its output is read and dropped, as a terminal would take it.
+func Start(name string, cmd *exec.Cmd, marker string, url func(line string) string) (*Process, error) {
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), marker) {
+				select {
+				case found <- url(sc.Text()):
+				default:
+				}
+			}
+		}
+	}()
+	select {
+	case u := <-found:
+		return &Process{Name: name, URL: u, cmd: cmd}, nil
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		return nil, fmt.Errorf("%s did not start", name)
+	}
+}
+
+// Stop interrupts the process, and kills it if it has not ended in 5 s.
+func (p *Process) Stop() {
+	p.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { p.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		p.cmd.Process.Kill()
+	}
+}
+
+// CPU is the process's user and system time, all threads, from
+// /proc/PID/stat (fields 14 and 15, in clock ticks of 10 ms).
+func (p *Process) CPU() (time.Duration, error) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	_, rest, ok := strings.Cut(string(stat), ") ") // the command name may hold spaces
+	fields := strings.Fields(rest)
+	if !ok || len(fields) < 13 {
+		return 0, errors.New("unreadable /proc stat")
+	}
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, errors.New("unreadable /proc stat")
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
+}
+
+// Result is one load played.
+type Result struct {
+	Streams   int
+	Elapsed   time.Duration
+	PerSecond float64
+	// CPU is each process's CPU time per stream, in the order given.
+	CPU []time.Duration
+	// TTFB is each stream's time from sending its request to the first
+	// byte of the answer, sorted.
+	TTFB []time.Duration
+}
+
+// Percentile is the TTFB below which a share p (0 to 1) of the streams
+// got their first byte.
+func (r Result) Percentile(p float64) time.Duration {
+	if len(r.TTFB) == 0 {
+		return 0
+	}
+	return r.TTFB[min(len(r.TTFB)-1, int(p*float64(len(r.TTFB))))]
+}
+
+// body is the RunAgentInput of every stream: as @ag-ui/client 1.0 sends it.
+const body = `{"threadId":"t","runId":"r","protocolVersion":"1.0","state":{},"messages":[],"tools":[],"context":[],"forwardedProps":{"scenario":"normal"}}`
+
+// Play plays n normal streams at url (its /api/agent-analysis), c at a
+// time, each on one of c kept-alive connections, and reads the CPU time
+// the processes spent meanwhile.
+func Play(url string, c, n int, procs ...*Process) (Result, error) {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c, MaxConnsPerHost: c}}
+	defer client.CloseIdleConnections()
+	before := make([]time.Duration, len(procs))
+	for i, p := range procs {
+		var err error
+		if before[i], err = p.CPU(); err != nil {
+			return Result{}, err
+		}
+	}
+	start := time.Now()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, c)
+	ttfb := make([][]time.Duration, c)
+	for w := range c {
+		wg.Go(func() {
+			for next.Add(1) <= int64(n) {
+				d, err := stream(client, url)
+				if err != nil {
+					errs <- err
+					return
+				}
+				ttfb[w] = append(ttfb[w], d)
+			}
+		})
+	}
+	wg.Wait()
+	r := Result{Streams: n, Elapsed: time.Since(start), TTFB: slices.Concat(ttfb...)}
+	close(errs)
+	if err := <-errs; err != nil {
+		return Result{}, err
+	}
+	for i, p := range procs {
+		after, err := p.CPU()
+		if err != nil {
+			return Result{}, err
+		}
+		r.CPU = append(r.CPU, (after-before[i])/time.Duration(n))
+	}
+	r.PerSecond = float64(n) / r.Elapsed.Seconds()
+	slices.Sort(r.TTFB)
+	return r, nil
+}
+
+// stream plays one stream, checks it is the normal scenario's whole, and
+// gives its time to first byte.
+func stream(client *http.Client, url string) (time.Duration, error) {
+	var sent, first time.Time
+	trace := &httptrace.ClientTrace{
+		WroteRequest:         func(httptrace.WroteRequestInfo) { sent = time.Now() },
+		GotFirstResponseByte: func() { first = time.Now() },
+	}
+	ctx := httptrace.WithClientTrace(context.Background(), trace)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+"/api/agent-analysis", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, err
+	}
+	if resp.StatusCode != 200 || bytes.Count(data, []byte("data: ")) != 6 || !bytes.Contains(data, []byte("RUN_FINISHED")) {
+		return 0, fmt.Errorf("status %d, %d events", resp.StatusCode, bytes.Count(data, []byte("data: ")))
+	}
+	return first.Sub(sent), nil
+}

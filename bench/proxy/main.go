@@ -1,0 +1,120 @@
+// Command proxy measures agent-analysis proxy in front of the server: the
+// same load generator plays normal streams, delays zeroed, over loopback,
+// straight to `serve -no-delay` and through `proxy -upstream` to it, in
+// turn, and compares streams per second, each process's CPU per stream
+// (user and system, all threads, from /proc) and the time to each
+// stream's first byte.
+//
+//	go run ./bench/proxy        # make bench and make bench-peer run it
+//
+// Besides its table it prints one line in `go test -bench` form, which
+// bench/table reads.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/agent-analysis/agent-analysis/bench/internal/load"
+)
+
+func main() {
+	streams := flag.Int("streams", 10000, "streams per round, straight and through the proxy")
+	concurrency := flag.Int("c", 16, "streams at once")
+	flag.Parse()
+	if err := run(*streams, *concurrency); err != nil {
+		fmt.Fprintln(os.Stderr, "proxy:", err)
+		os.Exit(1)
+	}
+}
+
+func run(streams, c int) error {
+	work, err := os.MkdirTemp("", "agent-analysis-proxy-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	bin, err := load.Build(work)
+	if err != nil {
+		return err
+	}
+	server, err := load.Start("server", exec.Command(bin, "-addr", "127.0.0.1:0", "-no-delay", "-log-json", "-web", work), `"url":"http://`, func(line string) string {
+		_, rest, _ := strings.Cut(line, `"url":"`)
+		url, _, _ := strings.Cut(rest, `"`)
+		return strings.TrimSuffix(url, "/agent-analysis")
+	})
+	if err != nil {
+		return err
+	}
+	defer server.Stop()
+	// The proxy prints a line per run, as it would to a terminal.
+	proxy, err := load.Start("proxy", exec.Command(bin, "proxy", "-addr", "127.0.0.1:0", "-upstream", server.URL), "proxy: listening on ", func(line string) string {
+		_, rest, _ := strings.Cut(line, "listening on ")
+		url, _, _ := strings.Cut(rest, ",")
+		return url
+	})
+	if err != nil {
+		return err
+	}
+	defer proxy.Stop()
+
+	for _, url := range []string{server.URL, proxy.URL} { // warm up
+		if _, err := load.Play(url, c, 2000); err != nil {
+			return err
+		}
+	}
+	// Twice each, interleaved, so that a busy moment of the machine falls
+	// on both.
+	var direct, through []load.Result
+	for range 2 {
+		r, err := load.Play(server.URL, c, streams, server)
+		if err != nil {
+			return fmt.Errorf("straight: %w", err)
+		}
+		direct = append(direct, r)
+		if r, err = load.Play(proxy.URL, c, streams, server, proxy); err != nil {
+			return fmt.Errorf("through the proxy: %w", err)
+		}
+		through = append(through, r)
+	}
+	d, t := mean(direct), mean(through)
+
+	fmt.Printf("The proxy in front of the server: normal streams, delays zeroed, loopback, %d at once, two rounds of %d each way\n\n", c, streams)
+	fmt.Println("| path | streams/s | server CPU/stream | proxy CPU/stream | first byte p50 | first byte p99 |")
+	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Printf("| straight | %.0f | %.1f µs | | %.2f ms | %.2f ms |\n", d.perSecond, d.cpu[0], d.p50, d.p99)
+	fmt.Printf("| through the proxy | %.0f | %.1f µs | %.1f µs | %.2f ms | %.2f ms |\n", t.perSecond, t.cpu[0], t.cpu[1], t.p50, t.p99)
+	fmt.Printf("\nthrough/straight streams/s %.2fx (goal at least 0.8x) · proxy/server CPU %.2fx (goal at most 1x) · first byte p50 %+.2f ms (goal within 2 ms)\n\n",
+		t.perSecond/d.perSecond, t.cpu[1]/d.cpu[0], t.p50-d.p50)
+	// For bench/table.
+	fmt.Printf("BenchmarkProxy 1 %d concurrency %.0f straight-streams/s %.0f proxy-streams/s %.1f server-µs/stream %.1f proxy-µs/stream %.3f straight-ttfb-ms %.3f proxy-ttfb-ms\n",
+		c, d.perSecond, t.perSecond, d.cpu[0], t.cpu[1], d.p50, t.p50)
+	return nil
+}
+
+// means are rounds averaged: CPU per stream in µs, the first byte's
+// percentiles in ms.
+type means struct {
+	perSecond float64
+	cpu       []float64
+	p50, p99  float64
+}
+
+func mean(rounds []load.Result) means {
+	var m means
+	m.cpu = make([]float64, len(rounds[0].CPU))
+	n := float64(len(rounds))
+	for _, r := range rounds {
+		m.perSecond += r.PerSecond / n
+		for i, cpu := range r.CPU {
+			m.cpu[i] += float64(cpu) / float64(time.Microsecond) / n
+		}
+		m.p50 += float64(r.Percentile(0.50)) / float64(time.Millisecond) / n
+		m.p99 += float64(r.Percentile(0.99)) / float64(time.Millisecond) / n
+	}
+	return m
+}
