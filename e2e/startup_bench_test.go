@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -41,17 +42,24 @@ func sampleStartup(b *testing.B) (coldMs, warmMs float64) {
 	p.onNewDocument(timingProbe)
 	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); err != nil {
-			return err
+			return fmt.Errorf("Network.enable: %w", err)
 		}
-		if _, err := cdp.Call(ctx, t, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			MatchedNetworkConditions: []*network.Conditions{{
-				Latency: phoneRoundTripMs, DownloadThroughput: phoneDownBytesPerSecond, UploadThroughput: phoneUpBytesPerSecond,
+		// By hand: Chromium 148 wants offline beside the rules, which this
+		// cdproto's params do not carry.
+		conditions := map[string]any{
+			"offline": false,
+			"matchedNetworkConditions": []map[string]any{{
+				"urlPattern": "", "latency": phoneRoundTripMs,
+				"downloadThroughput": phoneDownBytesPerSecond, "uploadThroughput": phoneUpBytesPerSecond,
 			}},
-		}); err != nil {
-			return err
 		}
-		_, err := cdp.Call(ctx, t, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: phoneCPUSlowdown})
-		return err
+		if err := t.Call(ctx, "Network.emulateNetworkConditionsByRule", conditions, nil); err != nil {
+			return fmt.Errorf("Network.emulateNetworkConditionsByRule: %w", err)
+		}
+		if _, err := cdp.Call(ctx, t, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: phoneCPUSlowdown}); err != nil {
+			return fmt.Errorf("Emulation.setCPUThrottlingRate: %w", err)
+		}
+		return nil
 	}))
 	visit := func() (usable, wasmLoaded, bytes float64) {
 		p.do(chromedp.Navigate(baseURL + "/agent-analysis"))
