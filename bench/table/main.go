@@ -114,7 +114,7 @@ func main() {
 	}
 
 	if c := engine["CorpusReplay"]; c != nil {
-		row(fmt.Sprintf("(c) engine: a whole corpus replayed through the AG-UI 1.0 engine (%.0f files, %.0f events)", c["files"], c["events"]),
+		row(fmt.Sprintf("(c) engine: a whole corpus replayed through the AG-UI engine (agui) (%.0f files, %.0f events)", c["files"], c["events"]),
 			fmt.Sprintf("%.1f µs per event · %s allocs per replay", c["µs/event"], group(c["allocs/op"])))
 	}
 
