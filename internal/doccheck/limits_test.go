@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -91,6 +92,9 @@ func TestLimitsMatchTheCode(t *testing.T) {
 			t.Errorf("limits table: no row %q (%s)", b.row, b.file)
 			continue
 		}
+		if err := namesIn(b.file, r[2]); err != nil {
+			t.Errorf("limits table, %q: set by %s: %v", b.row, r[2], err)
+		}
 		v, err := valueIn(b.file, b.find)
 		if err != nil {
 			t.Errorf("limits table, %q: %v", b.row, err)
@@ -114,6 +118,49 @@ func TestLimitsMatchTheCode(t *testing.T) {
 			t.Errorf("limits table: row %q is held to no code: add it to bounds in %s", row, "internal/doccheck/limits_test.go")
 		}
 	}
+}
+
+var (
+	spanned = regexp.MustCompile("`([^`]+)`")
+	goName  = regexp.MustCompile(`^(?:([a-z]\w*)\.)?([A-Za-z_]\w*)$`)
+)
+
+// namesIn checks a limits row's "set by" cell against the file the
+// bound's value is read from: a Go file it names is that file, and each
+// Go name it gives (maxBody, core.MaxServices) is an identifier of that
+// file, qualified, if at all, by the file's package name.
+func namesIn(file, cell string) error {
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(root, file), nil, 0)
+	if err != nil {
+		return err
+	}
+	idents := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			idents[id.Name] = true
+		}
+		return true
+	})
+	for _, m := range spanned.FindAllStringSubmatch(cell, -1) {
+		name := m[1]
+		if strings.HasSuffix(name, ".go") {
+			if name != file {
+				return fmt.Errorf("%s is not where the bound is set, %s", name, file)
+			}
+			continue
+		}
+		g := goName.FindStringSubmatch(name)
+		if g == nil {
+			continue // a tag rule or a flag, not a Go name
+		}
+		if g[1] != "" && g[1] != f.Name.Name {
+			return fmt.Errorf("%s: %s is package %s", name, file, f.Name.Name)
+		}
+		if !idents[g[2]] {
+			return fmt.Errorf("%s is no name of %s", name, file)
+		}
+	}
+	return nil
 }
 
 // valueIn finds an expression in a Go file and evaluates it as a
