@@ -47,6 +47,7 @@ var bounds = []bound{
 	{row: "events the Wire view lists", file: "app/core/arrival.go", find: constNamed("MaxArrivals"), format: count},
 	{row: "an event's JSON the Wire view keeps", file: "app/core/arrival.go", find: constNamed("maxArrivalBytes"), format: bytes},
 	{row: "Activity entries", file: "app/core/model.go", find: constNamed("MaxActivity"), format: count},
+	{row: "a warning or failure text the page keeps", file: "app/core/rejection.go", find: constNamed("maxEvidence"), format: bytes},
 	{row: "a `RunAgentInput` the server reads", file: "server/input.go", find: constNamed("maxBody"), format: bytes},
 	{row: "`threadId`, `runId`", file: "server/input.go", find: tagMax("ThreadID", "validate"), format: characters},
 	{row: "a request body's arrival, from the handler's start", file: "server/server.go", find: callArg("orDefault", "cfg.BodyTimeout", 1), format: duration},
@@ -63,6 +64,7 @@ var bounds = []bound{
 	{row: "what `proxy` holds waiting to be judged", file: "kit/proxy/proxy.go", find: constNamed("MaxBacklog"), format: bytes},
 	{row: "a request body `proxy` judges", file: "kit/proxy/proxy.go", find: constNamed("MaxInput"), format: bytes},
 	{row: "threads whose open interrupts `proxy` remembers", file: "kit/proxy/proxy.go", find: constNamed("DefaultThreads"), flag: "-threads", format: goInt},
+	{row: "failures `proxy -sarif` keeps", file: "server/cmd/agent-analysis/proxy.go", find: constNamed("maxSARIFResults"), format: count},
 }
 
 // The guide states each bound once, in its limits table, with the value
