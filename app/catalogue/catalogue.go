@@ -13,7 +13,7 @@ import (
 type Group string
 
 const (
-	Demo  Group = "demo"  // the demo's own scenarios: normal, invalid, slow
+	Demo  Group = "demo"  // the demo's own scenarios: normal, invalid, slow, approval
 	Fatal Group = "fatal" // a conforming consumer MUST reject the stream (or the run cannot succeed)
 	Warn  Group = "warn"  // it warns and goes on, or MAY fail the run
 	Legal Group = "legal" // valid AG-UI 1.0: nothing to warn about

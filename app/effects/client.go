@@ -1,6 +1,6 @@
 // Package effects is the edge of the client: it performs the Cmds the
 // core's Update returns. It posts a run's RunAgentInput, reads the SSE
-// stream, has the AG-UI 1.0 consumer engine judge each event, and feeds
+// stream, has the AG-UI 1.x consumer engine judge each event, and feeds
 // the judgement back as a Msg tagged with the run's generation.
 package effects
 

@@ -1,7 +1,8 @@
 // Package doccheck has no code: its tests hold README.md, CONTRIBUTING.md
 // and docs/ to the code, so that the docs cannot drift from it: the flags
 // table to the binary's -h, each bound to the constant or setting that
-// makes it, the rules table to the engine, the fault lab to fixtures/, the
+// makes it (and the file and names its row gives to that file), the rules
+// table to the engine, the fault lab to fixtures/, the
 // layout table to the packages, and every link between the docs to a
 // heading that exists.
 package doccheck

@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,6 +45,7 @@ var bounds = []bound{
 	{row: "events the Wire view lists", file: "app/core/arrival.go", find: constNamed("MaxArrivals"), format: count},
 	{row: "an event's JSON the Wire view keeps", file: "app/core/arrival.go", find: constNamed("maxArrivalBytes"), format: bytes},
 	{row: "Activity entries", file: "app/core/model.go", find: constNamed("MaxActivity"), format: count},
+	{row: "a warning or failure text the page keeps", file: "app/core/rejection.go", find: constNamed("maxEvidence"), format: bytes},
 	{row: "a `RunAgentInput` the server reads", file: "server/input.go", find: constNamed("maxBody"), format: bytes},
 	{row: "`threadId`, `runId`", file: "server/input.go", find: constNamed("maxID"), format: characters},
 	{row: "a request body's arrival, from the handler's start", file: "server/server.go", find: callArg("orDefault", "cfg.BodyTimeout", 1), format: duration},
@@ -60,6 +62,7 @@ var bounds = []bound{
 	{row: "what `proxy` holds waiting to be judged", file: "kit/proxy/proxy.go", find: constNamed("MaxBacklog"), format: bytes},
 	{row: "a request body `proxy` judges", file: "kit/proxy/proxy.go", find: constNamed("MaxInput"), format: bytes},
 	{row: "threads whose open interrupts `proxy` remembers", file: "kit/proxy/proxy.go", find: constNamed("DefaultThreads"), flag: "-threads", format: goInt},
+	{row: "failures `proxy -sarif` keeps", file: "server/cmd/agent-analysis/proxy.go", find: constNamed("maxSARIFResults"), format: count},
 }
 
 // The guide states each bound once, in its limits table, with the value
@@ -89,6 +92,9 @@ func TestLimitsMatchTheCode(t *testing.T) {
 			t.Errorf("limits table: no row %q (%s)", b.row, b.file)
 			continue
 		}
+		if err := namesIn(b.file, r[2]); err != nil {
+			t.Errorf("limits table, %q: set by %s: %v", b.row, r[2], err)
+		}
 		v, err := valueIn(b.file, b.find)
 		if err != nil {
 			t.Errorf("limits table, %q: %v", b.row, err)
@@ -112,6 +118,49 @@ func TestLimitsMatchTheCode(t *testing.T) {
 			t.Errorf("limits table: row %q is held to no code: add it to bounds in %s", row, "internal/doccheck/limits_test.go")
 		}
 	}
+}
+
+var (
+	spanned = regexp.MustCompile("`([^`]+)`")
+	goName  = regexp.MustCompile(`^(?:([a-z]\w*)\.)?([A-Za-z_]\w*)$`)
+)
+
+// namesIn checks a limits row's "set by" cell against the file the
+// bound's value is read from: a Go file it names is that file, and each
+// Go name it gives (maxBody, core.MaxServices) is an identifier of that
+// file, qualified, if at all, by the file's package name.
+func namesIn(file, cell string) error {
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(root, file), nil, 0)
+	if err != nil {
+		return err
+	}
+	idents := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			idents[id.Name] = true
+		}
+		return true
+	})
+	for _, m := range spanned.FindAllStringSubmatch(cell, -1) {
+		name := m[1]
+		if strings.HasSuffix(name, ".go") {
+			if name != file {
+				return fmt.Errorf("%s is not where the bound is set, %s", name, file)
+			}
+			continue
+		}
+		g := goName.FindStringSubmatch(name)
+		if g == nil {
+			continue // a tag rule or a flag, not a Go name
+		}
+		if g[1] != "" && g[1] != f.Name.Name {
+			return fmt.Errorf("%s: %s is package %s", name, file, f.Name.Name)
+		}
+		if !idents[g[2]] {
+			return fmt.Errorf("%s is no name of %s", name, file)
+		}
+	}
+	return nil
 }
 
 // valueIn finds an expression in a Go file and evaluates it as a

@@ -1,6 +1,6 @@
 // Package agent is a native AG-UI client for testing a live agent: it
 // posts one RunAgentInput, reads the SSE answer noting when each frame
-// arrived, has the AG-UI 1.0 consumer engine judge every event as it
+// arrived, has the AG-UI 1.x consumer engine judge every event as it
 // comes, and watches the transport: the status and content type, the SSE
 // framing, silences, how the stream ended. record and check -url are
 // built on it, and the proxy reads what passes it with its Watch; the

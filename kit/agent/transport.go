@@ -94,7 +94,8 @@ func checkAnswer(resp *http.Response) *Finding {
 }
 
 // Excerpt is what a body that is not a stream says: a problem's title and
-// detail, or its first line, shortened. It reads 4 KiB at most.
+// detail, or else its first 120 characters, white space collapsed. It
+// reads 4 KiB at most.
 func Excerpt(body io.Reader, mediaType string) string {
 	head, _ := io.ReadAll(io.LimitReader(body, 4<<10))
 	if strings.HasSuffix(mediaType, "json") {

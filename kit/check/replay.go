@@ -1,7 +1,7 @@
-// Package check replays AG-UI scripts through the 1.0 consumer engine and
+// Package check replays AG-UI scripts through the 1.x consumer engine and
 // compares what it ends with to what the script expects: the
 // conformance corpus's "expect", or, for a script that says nothing, that
-// the stream is valid AG-UI 1.0. It judges live runs of an agent too
+// the stream is valid AG-UI. It judges live runs of an agent too
 // (Live, on what package agent measured), and reports either as lines,
 // JSON or JUnit XML, every failure named by its rule.
 package check

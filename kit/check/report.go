@@ -49,7 +49,7 @@ const (
 
 // Script judges one script. With useExpect and an "expect" in the script,
 // the replay is compared with it; otherwise the stream must be valid
-// AG-UI 1.0, every run ended.
+// AG-UI, every run ended.
 func Script(s script.Script, useExpect bool) Result {
 	res := Result{Name: s.Name}
 	r := Run(s)

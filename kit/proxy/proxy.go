@@ -1,11 +1,11 @@
 // Package proxy is a validating HTTP proxy between a real AG-UI client and
 // a real agent: every request goes to the one upstream fixed at start, the
 // upstream's answer goes back unchanged and unbuffered, and as the traffic
-// passes the AG-UI 1.0 consumer engine (agui) judges it. Each run
+// passes the AG-UI 1.x consumer engine (agui) judges it. Each run
 // (a POST) gets a verdict once its stream has ended (Run): the input the
-// client sent, read exactly (protocol.ReadInput), its resume list checked
+// client sent, read exactly (agui.ReadInput), its resume list checked
 // against the interrupts the thread's previous run left open
-// (protocol.Pending.Check), and the stream, with the transport checks
+// (agui.Pending.Check), and the stream, with the transport checks
 // `check -url` makes (status, content type, SSE framing, the engine's
 // event bound, an end without a terminal event).
 //

@@ -28,7 +28,7 @@ type Tool struct {
 // Result is one finding.
 type Result struct {
 	RuleID  string // the rule's id: "after-finish", "truncated"
-	HelpURI string // the rule's page (protocol.Rule.URL()); "" for none
+	HelpURI string // the rule's page (agui.Rule.URL()); "" for none
 	Level   string // "error" when "", or "warning", "note"
 	Message string
 	URI     string // the URL, or the file (FileURI), the finding is in

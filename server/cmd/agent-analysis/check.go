@@ -65,7 +65,7 @@ func eventLine(path string, event int) int {
 // errFailed makes the process exit 1 once the report is written.
 var errFailed = errors.New("some scripts failed")
 
-// runCheck replays script files through the AG-UI 1.0 consumer engine,
+// runCheck replays script files through the AG-UI 1.x consumer engine,
 // or, with -url, has it judge live runs of an agent.
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("agent-analysis check", flag.ContinueOnError)
