@@ -94,7 +94,7 @@ func TestPrint(t *testing.T) {
 	results := []Result{{Name: "a", OK: true, Notes: []string{"n"}}, {Name: "b", Failures: []Failure{{Rule: "r1", Text: "x"}, {Rule: "r2", Text: "y"}}}}
 	var b bytes.Buffer
 	Print(&b, results, false)
-	if want := "ok   a\nFAIL b: x; y\n1 passed, 1 failed (1 notes at SHOULD or wording level: -v lists them)\n"; b.String() != want {
+	if want := "ok   a\nFAIL b: x; y\n1 passed, 1 failed (1 note at SHOULD or wording level: -v lists them)\n"; b.String() != want {
 		t.Errorf("%q", b.String())
 	}
 	b.Reset()

@@ -177,7 +177,11 @@ func Print(w io.Writer, results []Result, verbose bool) {
 	}
 	fmt.Fprintf(w, "%d passed, %d failed", passed, len(results)-passed)
 	if notes > 0 && !verbose {
-		fmt.Fprintf(w, " (%d notes at SHOULD or wording level: -v lists them)", notes)
+		noun := "notes"
+		if notes == 1 {
+			noun = "note"
+		}
+		fmt.Fprintf(w, " (%d %s at SHOULD or wording level: -v lists them)", notes, noun)
 	}
 	fmt.Fprintln(w)
 }

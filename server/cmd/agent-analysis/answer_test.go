@@ -208,8 +208,8 @@ func TestRecordAnswersAnInterruptedRun(t *testing.T) {
 		t.Fatalf("%v, asked %d\n%s", err, asked.Load(), out.String())
 	}
 	if !strings.HasPrefix(out.String(), "recorded "+path+`: 4 events, 0 comments; its resume "approved": 3 events, 0 comments`) ||
-		!strings.Contains(out.String(), "ok   the stream is valid AG-UI 1.0, every run ended (interrupted: ") ||
-		!strings.Contains(out.String(), "ok   the resumed run's stream is valid AG-UI 1.0, every run ended\n") {
+		!strings.Contains(out.String(), "ok   the stream is valid AG-UI, every run ended (interrupted: ") ||
+		!strings.Contains(out.String(), "ok   the resumed run's stream is valid AG-UI, every run ended\n") {
 		t.Errorf("%s", out.String())
 	}
 	raw, _ := os.ReadFile(path)

@@ -73,7 +73,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	flags.Usage = func() {
 		fmt.Fprintf(flags.Output(), "Usage: agent-analysis check [flags] FILE|DIR...\n"+
 			"       agent-analysis check -url URL [-input FILE]... [flags]\n\n"+
-			"Replays AG-UI event streams through this project's AG-UI 1.0 consumer engine.\n"+
+			"Replays AG-UI event streams through this project's AG-UI 1.x consumer engine (agui).\n"+
 			"A file is a JSON array of events, JSON Lines (one event a line), or an object\n"+
 			"in the AG-UI conformance corpus's shape (name, stream, optional input and expect).\n"+
 			"A directory stands for its .json and .jsonl files.\n\n"+
@@ -84,7 +84,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"the exit status is 1 if any failed.\n\nFlags:\n")
 		flags.PrintDefaults()
 	}
-	expect := flags.Bool("expect", false, "compare each file with its \"expect\" (the corpus's outcome, state, messages, events, request);\nwithout it, or without one, a file passes when its stream is valid AG-UI 1.0 and every run ended")
+	expect := flags.Bool("expect", false, "compare each file with its \"expect\" (the corpus's outcome, state, messages, events, request);\nwithout it, or without one, a file passes when its stream is valid AG-UI and every run ended")
 	asJSON := flags.Bool("json", false, "write one JSON report instead of lines")
 	junit := flags.String("junit", "", "also write a JUnit XML report to this file, one testcase per file or run (for CI)")
 	verbose := flags.Bool("v", false, "list the notes: warnings, and differences at SHOULD or wording level")

@@ -29,7 +29,7 @@ func TestCheckCommand(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 5 || lines[0] != "FAIL after-finish: after-finish at event 3: STATE_DELTA after run \"r\" finished: only RUN_STARTED or RUN_ERROR may follow RUN_FINISHED" ||
-		lines[1] != "ok   delta-applies" || lines[4] != "2 passed, 2 failed (1 notes at SHOULD or wording level: -v lists them)" {
+		lines[1] != "ok   delta-applies" || lines[4] != "2 passed, 2 failed (1 note at SHOULD or wording level: -v lists them)" {
 		t.Errorf("output:\n%s", out.String())
 	}
 

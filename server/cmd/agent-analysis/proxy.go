@@ -39,7 +39,7 @@ func runProxy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	upstream := flags.String("upstream", "", "the agent's AG-UI endpoint, http(s)://…: every request goes there")
 	addr := flags.String("addr", "127.0.0.1:8090", "listen address (loopback by default)")
-	logFile := flags.String("log", "", "write each run as a script, as record does: the first to FILE (.json or .jsonl),\nthe Nth to FILE-N.json beside it; serve -fixtures replays them, check judges them")
+	logFile := flags.String("log", "", "write each run as a script, as record does: the first to FILE (.json or .jsonl),\nthe Nth beside it with -N before the extension (FILE-2.json); serve -fixtures replays them, check judges them")
 	corsOrigins := flags.String("cors-origins", "", "comma-separated origins (scheme://host[:port]) a browser client may call the proxy from,\nor *; the proxy then answers CORS itself. None by default: the upstream's headers pass")
 	writeTimeout := flags.Duration("write-timeout", 10*time.Second, "a client that accepts nothing for this long is dropped, and its run's upstream request cancelled")
 	threads := flags.Int("threads", proxy.DefaultThreads, "threads whose open interrupts are remembered, to check the resume that answers them")

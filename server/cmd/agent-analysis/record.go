@@ -91,7 +91,7 @@ func runRecord(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			fmt.Fprintf(stdout, "FAIL %s: %s\n", what, v.Why())
 			continue
 		}
-		fmt.Fprintf(stdout, "ok   %s is valid AG-UI 1.0, every run ended", what)
+		fmt.Fprintf(stdout, "ok   %s is valid AG-UI, every run ended", what)
 		if v.Interrupted != "" {
 			fmt.Fprintf(stdout, " (interrupted: %s)", v.Interrupted)
 		}
