@@ -58,8 +58,8 @@ func Watch(body io.Reader, consumer *agui.Consumer, frame func(script.Frame)) Wa
 		if consumer == nil {
 			continue
 		}
-		if step := consumer.Feed(data); step.Violation != nil && w.Violation == nil {
-			w.Violation = step.Violation
+		if j := consumer.Feed(data); j.Violation != nil && w.Violation == nil {
+			w.Violation = j.Violation
 		}
 	}
 	w.Cut, w.Notes = watch.cut(), watch.notes()

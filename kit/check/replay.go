@@ -59,11 +59,11 @@ func replay(s script.Script, in, sent agui.Input, warnings []agui.Warning, opts 
 		return r
 	}
 	for _, data := range s.Events() {
-		step := c.Feed(data)
-		r.Delivered = append(r.Delivered, step.Events...)
-		r.Warnings = append(r.Warnings, step.Warnings...)
-		if step.Violation != nil {
-			r.Violation = step.Violation
+		j := c.Feed(data)
+		r.Delivered = append(r.Delivered, j.Events...)
+		r.Warnings = append(r.Warnings, j.Warnings...)
+		if j.Violation != nil {
+			r.Violation = j.Violation
 			break
 		}
 	}
