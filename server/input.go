@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agent-analysis/agent-analysis/agui"
@@ -126,7 +127,7 @@ func checkIDs(threadID, runID string) *Problem {
 		switch {
 		case id.value == "":
 			reason = "is required"
-		case strings.Trim(strings.TrimSpace(id.value), "\x1c\x1d\x1e\x1f") == "": // white space and the ASCII separators
+		case strings.TrimFunc(id.value, blank) == "":
 			reason = "must not be blank"
 		case utf8.RuneCountInString(id.value) > maxID:
 			reason = fmt.Sprintf("must be at most %d characters", maxID)
@@ -143,6 +144,10 @@ func checkIDs(threadID, runID string) *Problem {
 	}
 	return invalid(field, strings.Join(reasons, "; "))
 }
+
+// blank is white space, and the ASCII separators (U+001C to U+001F) that
+// print as nothing either.
+func blank(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
 
 // checkVersion serves every version of the 1.x line and any declaration it
 // cannot read, with a warning (basic/versioning: "A producer meeting a

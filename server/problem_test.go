@@ -44,6 +44,7 @@ func TestBadRequestsGetProblemsAndNoStream(t *testing.T) {
 		{"state null", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"state":null,"forwardedProps":{"scenario":"slow"}}`, 400, "state: must not be null", "state"},
 		{"blank threadId", http.MethodPost, "application/json", runBody(" \t", "r", "normal"), 400, "threadId: must not be blank", "threadId"},
 		{"blank runId", http.MethodPost, "application/json", runBody("t", "  ", "normal"), 400, "runId: must not be blank", "runId"},
+		{"separators and spaces", http.MethodPost, "application/json", runBody("\u001c \u001f", "r", "normal"), 400, "threadId: must not be blank", "threadId"},
 		{"long threadId", http.MethodPost, "application/json", runBody(long, "r", "normal"), 400, "threadId: must be at most 128 characters", "threadId"},
 		{"long runId", http.MethodPost, "application/json", runBody("t", long, "normal"), 400, "runId: must be at most 128 characters", "runId"},
 		{"scenario not a string", http.MethodPost, "application/json", `{"threadId":"t","runId":"r","messages":[],"forwardedProps":{"scenario":7}}`, 400, "must be a string", "forwardedProps.scenario"},
