@@ -3,6 +3,8 @@
 // same work, side by side in one run: both serve the normal scenario with
 // delays zeroed on loopback, and each server process's CPU time (user and
 // system, all threads, from /proc) is read before and after the same load.
+// A third server is the floor: net/http alone answering with the same
+// bytes (bench/floor stream), what any Go server pays before its own work.
 //
 //	make bench-peer        # or: go run ./bench/peer -streams 20000
 //
@@ -65,32 +67,42 @@ func run(streams int) error {
 	}
 	defer nodeServer.Stop()
 
+	floor, err := load.Floor(work, "net/http alone", "stream", "-from", goServer.URL)
+	if err != nil {
+		return err
+	}
+	defer floor.Stop()
+
 	version, _ := exec.Command("node", "--version").Output()
 	fmt.Printf("CPU per normal stream, delays zeroed, loopback, %d streams per server per row in two rounds of %d (Node %s)\n\n",
 		2*streams, streams, strings.TrimSpace(string(version)))
-	fmt.Println("| concurrency | Go CPU/stream | Node CPU/stream | Go/Node CPU | Go streams/s | Node streams/s |")
-	fmt.Println("|---|---|---|---|---|---|")
-	servers := []*load.Process{goServer, nodeServer}
-	for _, s := range servers { // warm both up
-		if _, err := load.Play(s.URL, 16, 2000, s); err != nil {
+	fmt.Println("| concurrency | Go CPU/stream | Node CPU/stream | Go/Node CPU | net/http alone CPU/stream | net/http alone/Node | Go streams/s | Node streams/s |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	servers := []*load.Process{goServer, nodeServer, floor}
+	for _, s := range servers { // warm each up: Go's heap and pools, V8's optimising tiers
+		if _, err := load.Play(s.URL, 16, streams/2, s); err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
 		}
 	}
 	for _, c := range []int{16, 128} {
-		// Twice each, interleaved, so that a busy moment of the machine
-		// falls on both.
-		var cpu, rate [2]float64
-		for range 2 {
-			for i, s := range servers {
-				r, err := load.Play(s.URL, c, streams, s)
+		// Twice each, the second time in the reverse order, so that a busy
+		// moment of the machine, or coming first, favours none.
+		var cpu, rate [3]float64
+		for round := range 2 {
+			for k := range servers {
+				i := k
+				if round == 1 {
+					i = len(servers) - 1 - k
+				}
+				r, err := load.Play(servers[i].URL, c, streams, servers[i])
 				if err != nil {
-					return fmt.Errorf("%s: %w", s.Name, err)
+					return fmt.Errorf("%s: %w", servers[i].Name, err)
 				}
 				cpu[i] += micros(r.CPU[0]) / 2
 				rate[i] += r.PerSecond / 2
 			}
 		}
-		fmt.Printf("| %d | %.1f µs | %.1f µs | %.2fx | %.0f | %.0f |\n", c, cpu[0], cpu[1], cpu[0]/cpu[1], rate[0], rate[1])
+		fmt.Printf("| %d | %.1f µs | %.1f µs | %.2fx | %.1f µs | %.2fx | %.0f | %.0f |\n", c, cpu[0], cpu[1], cpu[0]/cpu[1], cpu[2], cpu[2]/cpu[1], rate[0], rate[1])
 	}
 	return nil
 }

@@ -3,7 +3,10 @@
 // straight to `serve -no-delay` and through `proxy -upstream` to it, in
 // turn, and compares streams per second, each process's CPU per stream
 // (user and system, all threads, from /proc) and the time to each
-// stream's first byte.
+// stream's first byte. Two floors go through the same rounds: Go's own
+// reverse proxy, which judges nothing, and a TCP relay that copies bytes
+// in the kernel and reads no HTTP at all, the least any proxy can cost
+// (bench/floor).
 //
 //	go run ./bench/proxy        # make bench and make bench-peer run it
 //
@@ -62,37 +65,60 @@ func run(streams, c int) error {
 	}
 	defer proxy.Stop()
 
-	for _, url := range []string{server.URL, proxy.URL} { // warm up
-		if _, err := load.Play(url, c, 2000); err != nil {
+	reverse, err := load.Floor(work, "httputil.ReverseProxy", "reverse", "-upstream", server.URL)
+	if err != nil {
+		return err
+	}
+	defer reverse.Stop()
+	relay, err := load.Floor(work, "TCP relay", "relay", "-upstream", server.URL)
+	if err != nil {
+		return err
+	}
+	defer relay.Stop()
+
+	paths := []*load.Process{server, proxy, reverse, relay}
+	for _, p := range paths { // warm up
+		if _, err := load.Play(p.URL, c, 2000); err != nil {
 			return err
 		}
 	}
-	// Twice each, interleaved, so that a busy moment of the machine falls
-	// on both.
-	var direct, through []load.Result
-	for range 2 {
-		r, err := load.Play(server.URL, c, streams, server)
-		if err != nil {
-			return fmt.Errorf("straight: %w", err)
+	// Twice each, the second time in the reverse order, so that a busy
+	// moment of the machine, or coming first, favours none.
+	rounds := make([][]load.Result, len(paths))
+	for round := range 2 {
+		for k := range paths {
+			i := k
+			if round == 1 {
+				i = len(paths) - 1 - k
+			}
+			procs := []*load.Process{server}
+			if i > 0 {
+				procs = append(procs, paths[i])
+			}
+			r, err := load.Play(paths[i].URL, c, streams, procs...)
+			if err != nil {
+				return fmt.Errorf("%s: %w", paths[i].Name, err)
+			}
+			rounds[i] = append(rounds[i], r)
 		}
-		direct = append(direct, r)
-		if r, err = load.Play(proxy.URL, c, streams, server, proxy); err != nil {
-			return fmt.Errorf("through the proxy: %w", err)
-		}
-		through = append(through, r)
 	}
-	d, t := mean(direct), mean(through)
+	d, t := mean(rounds[0]), mean(rounds[1])
 
 	fmt.Printf("The proxy in front of the server: normal streams, delays zeroed, loopback, %d at once, two rounds of %d each way\n\n", c, streams)
-	fmt.Println("| path | streams/s | server CPU/stream | proxy CPU/stream | first byte p50 | first byte p99 |")
-	fmt.Println("|---|---|---|---|---|---|")
-	fmt.Printf("| straight | %.0f | %.1f µs | | %.2f ms | %.2f ms |\n", d.perSecond, d.cpu[0], d.p50, d.p99)
-	fmt.Printf("| through the proxy | %.0f | %.1f µs | %.1f µs | %.2f ms | %.2f ms |\n", t.perSecond, t.cpu[0], t.cpu[1], t.p50, t.p99)
+	fmt.Println("| path | streams/s | against straight | server CPU/stream | proxy CPU/stream | first byte p50 | first byte p99 |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Printf("| straight | %.0f | 1x | %.1f µs | | %.2f ms | %.2f ms |\n", d.perSecond, d.cpu[0], d.p50, d.p99)
+	names := []string{"", "through agent-analysis proxy", "floor: through Go's httputil.ReverseProxy, judging nothing", "floor: through a TCP relay (kernel splice, no HTTP read)"}
+	for i := 1; i < len(paths); i++ {
+		m := mean(rounds[i])
+		fmt.Printf("| %s | %.0f | %.2fx | %.1f µs | %.1f µs | %.2f ms | %.2f ms |\n", names[i], m.perSecond, m.perSecond/d.perSecond, m.cpu[0], m.cpu[1], m.p50, m.p99)
+	}
 	fmt.Printf("\nthrough/straight streams/s %.2fx (goal at least 0.8x) · proxy/server CPU %.2fx (goal at most 1x) · first byte p50 %+.2f ms (goal within 2 ms)\n\n",
 		t.perSecond/d.perSecond, t.cpu[1]/d.cpu[0], t.p50-d.p50)
 	// For bench/table.
-	fmt.Printf("BenchmarkProxy 1 %d concurrency %.0f straight-streams/s %.0f proxy-streams/s %.1f server-µs/stream %.1f proxy-µs/stream %.3f straight-ttfb-ms %.3f proxy-ttfb-ms\n",
-		c, d.perSecond, t.perSecond, d.cpu[0], t.cpu[1], d.p50, t.p50)
+	r, f := mean(rounds[2]), mean(rounds[3])
+	fmt.Printf("BenchmarkProxy 1 %d concurrency %.0f straight-streams/s %.0f proxy-streams/s %.1f server-µs/stream %.1f proxy-µs/stream %.3f straight-ttfb-ms %.3f proxy-ttfb-ms %.0f reverse-streams/s %.1f reverse-µs/stream %.0f relay-streams/s %.1f relay-µs/stream\n",
+		c, d.perSecond, t.perSecond, d.cpu[0], t.cpu[1], d.p50, t.p50, r.perSecond, r.cpu[1], f.perSecond, f.cpu[1])
 	return nil
 }
 

@@ -75,11 +75,13 @@ func main() {
 				group(s["events/s"]), s["allocs/event"], group(s["B/event"]), s["writes/stream"], s["flushes/stream"]))
 	}
 	if p := proxy["Proxy"]; p != nil {
+		straight := p["straight-streams/s"]
 		row(fmt.Sprintf("(a) server: through agent-analysis proxy, %.0f normal streams at once, delays zeroed, loopback", p["concurrency"]),
-			fmt.Sprintf("%s streams/s straight · %s through the proxy (%.2fx; goal 0.8x) · proxy CPU %.1f µs/stream, the server's %.1f (%.2fx; goal 1x) · first byte p50 %.2f ms straight, %.2f ms through (goal within 2 ms)",
-				group(p["straight-streams/s"]), group(p["proxy-streams/s"]), p["proxy-streams/s"]/p["straight-streams/s"],
+			fmt.Sprintf("%s streams/s straight · %s through the proxy (%.2fx; goal 0.8x) · proxy CPU %.1f µs/stream, the server's %.1f (%.2fx; goal 1x) · first byte p50 %.2f ms straight, %.2f ms through (goal within 2 ms) · floors (bench/floor): Go's httputil.ReverseProxy, judging nothing, %.2fx at %.1f µs/stream; a TCP relay, reading no HTTP, %.2fx at %.1f µs/stream",
+				group(straight), group(p["proxy-streams/s"]), p["proxy-streams/s"]/straight,
 				p["proxy-µs/stream"], p["server-µs/stream"], p["proxy-µs/stream"]/p["server-µs/stream"],
-				p["straight-ttfb-ms"], p["proxy-ttfb-ms"]))
+				p["straight-ttfb-ms"], p["proxy-ttfb-ms"],
+				p["reverse-streams/s"]/straight, p["reverse-µs/stream"], p["relay-streams/s"]/straight, p["relay-µs/stream"]))
 	}
 	if s := server["HealthzUnderStalledBodies"]; s != nil {
 		row(fmt.Sprintf("(b) server: /healthz while %s connections trickle their bodies", group(s["stalled-bodies"])),

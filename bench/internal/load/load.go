@@ -22,14 +22,43 @@ import (
 	"time"
 )
 
-// Build builds the agent-analysis binary into dir; it runs from the
-// module's root.
+// Build builds the agent-analysis binary into dir, and bench/floor
+// beside it (Floor); it runs from the module's root.
 func Build(dir string) (string, error) {
 	bin := dir + "/agent-analysis"
 	if out, err := exec.Command("go", "build", "-o", bin, "./server/cmd/agent-analysis").CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build: %v\n%s", err, out)
 	}
+	if out, err := exec.Command("go", "build", "-o", dir+"/floor", "./bench/floor").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
 	return bin, nil
+}
+
+// Floor starts bench/floor's kind (stream, reverse or relay) with its
+// one flag, from the dir Build built into.
+func Floor(dir, name, kind, flag, value string) (*Process, error) {
+	return Start(name, exec.Command(dir+"/floor", kind, flag, value), "listening on ", func(line string) string {
+		_, url, _ := strings.Cut(line, "listening on ")
+		return url
+	})
+}
+
+// Fetch plays one normal stream at url (its /api/agent-analysis), as
+// Play does, and gives its bytes.
+func Fetch(url string) ([]byte, error) {
+	req, _ := http.NewRequest(http.MethodPost, url+"/api/agent-analysis", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err == nil {
+		err = checkNormal(resp.StatusCode, data)
+	}
+	return data, err
 }
 
 // Process is a server under load.
@@ -56,12 +85,11 @@ func Start(name string, cmd *exec.Cmd, marker string, url func(line string) stri
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			if strings.Contains(sc.Text(), marker) {
-				select {
-				case found <- url(sc.Text()):
-				default:
-				}
+				found <- url(sc.Text())
+				break
 			}
 		}
+		io.Copy(io.Discard, out) // the rest, unread: reading it costs the load generator
 	}()
 	select {
 	case u := <-found:
@@ -197,8 +225,16 @@ func stream(client *http.Client, url string) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	if resp.StatusCode != 200 || bytes.Count(data, []byte("data: ")) != 6 || !bytes.Contains(data, []byte("RUN_FINISHED")) {
-		return 0, fmt.Errorf("status %d, %d events", resp.StatusCode, bytes.Count(data, []byte("data: ")))
+	if err := checkNormal(resp.StatusCode, data); err != nil {
+		return 0, err
 	}
 	return first.Sub(sent), nil
+}
+
+// checkNormal says whether an answer is the normal scenario's whole stream.
+func checkNormal(status int, data []byte) error {
+	if status != 200 || bytes.Count(data, []byte("data: ")) != 6 || !bytes.Contains(data, []byte("RUN_FINISHED")) {
+		return fmt.Errorf("status %d, %d events", status, bytes.Count(data, []byte("data: ")))
+	}
+	return nil
 }
