@@ -85,15 +85,10 @@ func run(streams int) error {
 		}
 	}
 	for _, c := range []int{16, 128} {
-		// Twice each, the second time in the reverse order, so that a busy
-		// moment of the machine, or coming first, favours none.
+		// Twice each, the second time in the reverse order (load.Order).
 		var cpu, rate [3]float64
 		for round := range 2 {
-			for k := range servers {
-				i := k
-				if round == 1 {
-					i = len(servers) - 1 - k
-				}
+			for _, i := range load.Order(round, len(servers)) {
 				r, err := load.Play(servers[i].URL, c, streams, servers[i])
 				if err != nil {
 					return fmt.Errorf("%s: %w", servers[i].Name, err)

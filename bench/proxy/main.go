@@ -82,15 +82,10 @@ func run(streams, c int) error {
 			return err
 		}
 	}
-	// Twice each, the second time in the reverse order, so that a busy
-	// moment of the machine, or coming first, favours none.
+	// Twice each, the second time in the reverse order (load.Order).
 	rounds := make([][]load.Result, len(paths))
 	for round := range 2 {
-		for k := range paths {
-			i := k
-			if round == 1 {
-				i = len(paths) - 1 - k
-			}
+		for _, i := range load.Order(round, len(paths)) {
 			procs := []*load.Process{server}
 			if i > 0 {
 				procs = append(procs, paths[i])

@@ -44,6 +44,19 @@ func Floor(dir, name, kind, flag, value string) (*Process, error) {
 	})
 }
 
+// Order is the order round plays n servers in: as given, then reversed,
+// so that a busy moment of the machine, or coming first, favours none.
+func Order(round, n int) []int {
+	order := make([]int, n)
+	for k := range order {
+		order[k] = k
+		if round%2 == 1 {
+			order[k] = n - 1 - k
+		}
+	}
+	return order
+}
+
 // Fetch plays one normal stream at url (its /api/agent-analysis), as
 // Play does, and gives its bytes.
 func Fetch(url string) ([]byte, error) {
