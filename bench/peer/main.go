@@ -99,6 +99,14 @@ func run(streams int) error {
 		}
 		fmt.Printf("| %d | %.1f µs | %.1f µs | %.2fx | %.1f µs | %.2fx | %.0f | %.0f |\n", c, cpu[0], cpu[1], cpu[0]/cpu[1], cpu[2], cpu[2]/cpu[1], rate[0], rate[1])
 	}
+	fmt.Println()
+	for _, s := range servers {
+		rss, err := s.PeakRSS()
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.Name, err)
+		}
+		fmt.Printf("%s: %.0f MB resident at most\n", s.Name, float64(rss)/1e6)
+	}
 	return nil
 }
 

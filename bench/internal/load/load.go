@@ -145,6 +145,22 @@ func (p *Process) CPU() (time.Duration, error) {
 	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
 }
 
+// PeakRSS is the most memory the process has held resident, from
+// /proc/PID/status (VmHWM).
+func (p *Process) PeakRSS() (int64, error) {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.Lines(string(status)) {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, errors.New("no VmHWM in /proc status")
+}
+
 // Result is one load played.
 type Result struct {
 	Streams   int
