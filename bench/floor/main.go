@@ -12,7 +12,8 @@
 //	                             both ways by the kernel (splice), no HTTP
 //	                             read at all
 //
-// Each prints "listening on http://ADDR" and serves until interrupted.
+// Each prints "listening on http://ADDR" and serves until interrupted,
+// its collector paced as agent-analysis's is (internal/gcpace).
 package main
 
 import (
@@ -30,9 +31,11 @@ import (
 	"strings"
 
 	"github.com/agent-analysis/agent-analysis/bench/internal/load"
+	"github.com/agent-analysis/agent-analysis/internal/gcpace"
 )
 
 func main() {
+	gcpace.Set(os.Getenv) // as agent-analysis runs
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: floor stream -from URL | reverse -upstream URL | relay -upstream URL")
 		os.Exit(2)

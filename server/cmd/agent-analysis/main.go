@@ -13,10 +13,12 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/agent-analysis/agent-analysis/internal/gcpace"
 )
 
 func main() {
-	paceGC(os.Getenv)
+	gcpace.Set(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	code := exitCode(run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr)
