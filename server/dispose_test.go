@@ -48,9 +48,9 @@ func startStream(ctx context.Context, h *disposals, scenario string) (rec *strea
 }
 
 // elapsedBefore is the fixture time at which event k is written.
-func elapsedBefore(steps []script.Frame, k int) time.Duration {
+func elapsedBefore(frames []script.Frame, k int) time.Duration {
 	var d time.Duration
-	for _, s := range steps[:k+1] {
+	for _, s := range frames[:k+1] {
 		d += s.After
 	}
 	return d
@@ -66,7 +66,7 @@ func TestCancelMidStreamDisposesOnceAndWritesNothingAfter(t *testing.T) {
 		script, _ := fixtures.Lookup(scenario)
 		for sent := range len(script.Frames) {
 			if sent > 0 && script.Frames[sent].After == 0 {
-				continue // goes out with the step before: no moment between them to cut at
+				continue // goes out with the frame before: no moment between them to cut at
 			}
 			for _, cause := range []error{nil, server.ErrShutdown} {
 				wantEnd := server.EndClientGone
@@ -209,8 +209,8 @@ func TestCompletedStreamDisposesOnce(t *testing.T) {
 				// flushed before the next wait; net/http flushes the last one
 				// with the end of the body as the handler returns.
 				waits := 0
-				for _, step := range script.Frames {
-					if step.After > 0 {
+				for _, f := range script.Frames {
+					if f.After > 0 {
 						waits++
 					}
 				}

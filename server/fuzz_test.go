@@ -72,14 +72,14 @@ func FuzzRunRequest(f *testing.F) {
 			if !ok {
 				t.Fatalf("streamed an unknown script %v", scenario)
 			}
-			steps := fixture.ForRequest(in.ThreadID, in.RunID)
+			sent := fixture.ForRequest(in.ThreadID, in.RunID)
 			if answers := in.Answers(); answers != nil {
-				steps = continued(t, fixture.Script, in, answers)
+				sent = continued(t, fixture.Script, in, answers)
 			}
 			var want [][]byte
-			for _, st := range steps {
-				if st.Event != nil {
-					want = append(want, st.Event)
+			for _, f := range sent {
+				if f.Event != nil {
+					want = append(want, f.Event)
 				}
 			}
 			if !slices.EqualFunc(got, want, bytes.Equal) {

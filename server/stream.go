@@ -15,15 +15,16 @@ import (
 	"github.com/agent-analysis/agent-analysis/server/library"
 )
 
-// appendFrame adds one step in the AG-UI SSE framing: an event as one data
-// line, a comment as one ":" line; LF only, and a blank line after.
-func appendFrame(buf []byte, step script.Frame) []byte {
-	if step.Event == nil {
+// appendFrame adds one of a script's frames in the AG-UI SSE framing: an
+// event as one data line, a comment as one ":" line; LF only, and a blank
+// line after.
+func appendFrame(buf []byte, f script.Frame) []byte {
+	if f.Event == nil {
 		buf = append(buf, ": "...)
-		buf = append(buf, step.Comment...)
+		buf = append(buf, f.Comment...)
 	} else {
 		buf = append(buf, "data: "...)
-		buf = append(buf, step.Event...)
+		buf = append(buf, f.Event...)
 	}
 	return append(buf, '\n', '\n')
 }
@@ -60,7 +61,7 @@ type stream struct {
 	log          *slog.Logger // each event at debug level
 }
 
-// play writes the steps, waiting each one's delay, until it ends, the
+// play writes the frames, waiting each one's delay, until it ends, the
 // request's context ends or a write fails. Events due at the same moment
 // go out in one write, flushed before the next wait, so each event reaches
 // the client when it is due; the last ones are flushed by net/http as the
@@ -140,7 +141,7 @@ func (s *stream) stop(ctx context.Context, d Disposal) Disposal {
 	if d.End != EndShutdown {
 		return d
 	}
-	event := closingEvent(s.steps()[:d.Sent])
+	event := closingEvent(s.scriptFrames()[:d.Sent])
 	if event == nil {
 		return d
 	}
@@ -157,9 +158,9 @@ func (s *stream) stop(ctx context.Context, d Disposal) Disposal {
 	return d
 }
 
-// steps are the script's steps as this run sends them: made again, from
-// the script, only for closingEvent.
-func (s *stream) steps() []script.Frame {
+// scriptFrames are the script's frames as this run sends them: made
+// again, from the script, only for closingEvent.
+func (s *stream) scriptFrames() []script.Frame {
 	sc, _ := s.scripts.Lookup(s.req.Scenario)
 	if c := s.req.Continuation; c != nil {
 		return sc.Continue(*c, s.req.ThreadID, s.req.RunID)

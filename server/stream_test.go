@@ -125,7 +125,7 @@ func TestEveryScriptMatchesItsGoldenStream(t *testing.T) {
 			}
 			script, _ := fixtures.Lookup(scenario)
 			if frames := strings.Count(string(raw), "\n\n"); frames != len(script.Frames) {
-				t.Errorf("%d frames for %d steps", frames, len(script.Frames))
+				t.Errorf("%d frames written for the script's %d", frames, len(script.Frames))
 			}
 			got, err := readEvents(iotest.OneByteReader(bytes.NewReader(raw)))
 			if err != nil {

@@ -17,7 +17,8 @@ import (
 // its output for placeholder ids, checked against its output for other
 // ids before it is used.
 
-// frame is one step in SSE framing, with the request's ids cut out.
+// frame is one of a script's frames in SSE framing, with the request's
+// ids cut out.
 type frame struct {
 	after time.Duration
 	kind  string // the event's type, for the debug log; "" for a comment
@@ -60,12 +61,12 @@ func (f *frame) appendTo(b []byte, id ids) []byte {
 	return append(b, f.text[at:]...)
 }
 
-// framesOf frames steps as they are, with no holes: a resume's
-// continuation, made for its request.
-func framesOf(steps []script.Frame) []frame {
-	out := make([]frame, len(steps))
-	for i, st := range steps {
-		out[i] = frame{after: st.After, kind: st.Type, text: appendFrame(nil, st)}
+// framesOf frames a script's frames as they are, with no holes: a
+// resume's continuation, made for its request.
+func framesOf(sent []script.Frame) []frame {
+	out := make([]frame, len(sent))
+	for i, f := range sent {
+		out[i] = frame{after: f.After, kind: f.Type, text: appendFrame(nil, f)}
 	}
 	return out
 }
@@ -82,19 +83,19 @@ const (
 
 // newTemplate frames s's stream for any request, or reports that its
 // placeholder ids could not be told from its own text (then each request
-// frames ForRequest's steps itself).
+// frames ForRequest's frames itself).
 func newTemplate(s script.Script) ([]frame, bool) {
-	steps := s.ForRequest(placeholderThread, placeholderRun)
-	frames := make([]frame, len(steps))
-	for i, st := range steps {
-		text, holes := cutPlaceholders(appendFrame(nil, st))
-		frames[i] = frame{after: st.After, kind: st.Type, text: text, holes: holes}
+	sent := s.ForRequest(placeholderThread, placeholderRun)
+	frames := make([]frame, len(sent))
+	for i, f := range sent {
+		text, holes := cutPlaceholders(appendFrame(nil, f))
+		frames[i] = frame{after: f.After, kind: f.Type, text: text, holes: holes}
 	}
 	var got, want []byte
 	check := escapedIDs(checkThread, checkRun)
-	for i, st := range s.ForRequest(checkThread, checkRun) {
+	for i, f := range s.ForRequest(checkThread, checkRun) {
 		got = frames[i].appendTo(got, check)
-		want = appendFrame(want, st)
+		want = appendFrame(want, f)
 	}
 	return frames, bytes.Equal(got, want)
 }

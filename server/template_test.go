@@ -35,7 +35,7 @@ func TestEveryBuiltInScriptHasATemplate(t *testing.T) {
 }
 
 // A script that holds a placeholder's text itself cannot be framed ahead:
-// its template fails the check, and each request frames its own steps.
+// its template fails the check, and each request frames its own.
 func TestAScriptHoldingAPlaceholderHasNoTemplate(t *testing.T) {
 	dir := t.TempDir()
 	file := `[{"type":"RUN_STARTED","threadId":"t","runId":"r"},` +
