@@ -19,7 +19,7 @@ type Arrival struct {
 	Type     string        // as the event declared it
 	Size     int           // bytes of the event's JSON
 	Verdict  Verdict
-	JSON     string   // the event as it arrived, cut at 4 KiB
+	JSON     string   // the event as it arrived, cut at 4 KiB on a character boundary
 	Warnings []string // what the engine removed or noticed
 }
 
@@ -43,7 +43,7 @@ func arrive(m Model, msg Received, v Verdict) Model {
 	}
 	text := msg.JSON
 	if len(text) > maxArrivalBytes {
-		text = text[:maxArrivalBytes]
+		text = text[:runeCut(text, maxArrivalBytes)]
 	}
 	a := Arrival{Seq: seq, At: msg.At, Type: string(msg.Judgement.Type), Size: len(msg.JSON), Verdict: v, JSON: string(text)}
 	for _, w := range msg.Judgement.Warnings {

@@ -149,6 +149,17 @@ func TestAnEmptyPatchChangesNothing(t *testing.T) {
 	}
 }
 
+// A cut backs over at most a character's continuation bytes, even in
+// bytes that are no UTF-8 at all.
+func TestRuneCutBacksOverOneCharacterAtMost(t *testing.T) {
+	if got := runeCut("ab€c", 3); got != 2 { // € is 3 bytes, from offset 2
+		t.Errorf("cut inside € at %d", got)
+	}
+	if got := runeCut(strings.Repeat("\x80", 10), 8); got != 5 {
+		t.Errorf("cut continuation bytes at %d, not 5", got)
+	}
+}
+
 func TestClipKeepsUTF8Whole(t *testing.T) {
 	s := strings.Repeat("é", maxEvidence) // 2 bytes each
 	b := Clip(s)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
@@ -73,9 +74,15 @@ func ClipTo(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
-		cut--
+	return s[:runeCut(s, n)] + "…"
+}
+
+// runeCut is where to cut b, longer than n bytes, to at most n without
+// splitting a UTF-8 sequence: back over at most three continuation
+// bytes, as a character has at most four.
+func runeCut[T string | []byte](b T, n int) int {
+	for i := 0; i < utf8.UTFMax-1 && n > 0 && b[n]&0xC0 == 0x80; i++ {
+		n--
 	}
-	return s[:cut] + "…"
+	return n
 }

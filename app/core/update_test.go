@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unicode/utf8"
 	"testing"
 
 	"github.com/agent-analysis/agent-analysis/agui"
@@ -162,6 +163,20 @@ func TestArrivalsRecordVerdicts(t *testing.T) {
 	}
 	if len(p.m.Arrivals) != core.MaxArrivals || p.m.Arrivals[core.MaxArrivals-1].Seq != core.MaxArrivals+7 {
 		t.Errorf("arrivals not bounded: %d", len(p.m.Arrivals))
+	}
+}
+
+// The Wire view keeps an event's first 4 KiB, cut between characters:
+// a character across the bound goes whole.
+func TestArrivalCutKeepsCharactersWhole(t *testing.T) {
+	prefix := `{"type":"CUSTOM","name":"n","value":"`
+	kept := prefix + strings.Repeat("a", 4<<10-1-len(prefix))
+	event := kept + "é" + strings.Repeat("b", 100) + `"}` // é is bytes 4095 and 4096
+	p := start(t).run("normal").events(1, script(t, "normal", 1)[:2]...)
+	p.events(1, event)
+	a := p.m.Arrivals[len(p.m.Arrivals)-1]
+	if a.JSON != kept || a.Size != len(event) || !utf8.ValidString(a.JSON) {
+		t.Errorf("kept %d of %d bytes, valid UTF-8 %v", len(a.JSON), a.Size, utf8.ValidString(a.JSON))
 	}
 }
 
