@@ -16,8 +16,8 @@ import (
 )
 
 // Enforcement (basic/processing): every event is read against the schema.
-// A described value that is wrong is fatal; material 1.0 does not describe
-// is removed with a warning, and where it sits decides what goes:
+// A described value that is wrong is fatal; material the schema does not
+// describe is removed with a warning, and where it sits decides what goes:
 //
 //   - an optional member: the member;
 //   - a required member: the object holding it, and so on up;
@@ -132,7 +132,7 @@ func (c *checker) object(members []member, d *def, path string) (string, error) 
 		at := place{path, m.name}
 		if !known {
 			if !d.open {
-				c.removals = append(c.removals, removal{at.String(), fmt.Sprintf("%s has no member %q in AG-UI 1.0", d.name, m.name)})
+				c.removals = append(c.removals, removal{at.String(), fmt.Sprintf("%s has no member %q in AG-UI", d.name, m.name)})
 			}
 			continue
 		}

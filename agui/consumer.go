@@ -315,7 +315,7 @@ func membersBut(members []member, names ...string) []member {
 func (c *Consumer) enforce(s *Judgement, ev Event) (Event, bool) {
 	d, known := eventDefs[ev.Type]
 	if !known {
-		s.warn(UnknownEvent, "dropped an event of unknown type %s: AG-UI 1.0 does not describe it", bound(string(ev.Type)))
+		s.warn(UnknownEvent, "dropped an event of unknown type %s: AG-UI does not describe it", bound(string(ev.Type)))
 		return ev, false
 	}
 	var ch checker

@@ -91,7 +91,7 @@ func ExampleReadInput() {
 	}
 	// Output:
 	// t1 r1 <nil>
-	// unknown-member removed /colour from the run input: RunAgentInput has no member "colour" in AG-UI 1.0
+	// unknown-member removed /colour from the run input: RunAgentInput has no member "colour" in AG-UI
 	// runId must be a string, not a number
 }
 

@@ -1,8 +1,9 @@
 package agui
 
-// The AG-UI 1.0 schema (docs.ag-ui.com/spec/1.0/schema), as data: every
-// definition an event, a message or a run input is built from. The checker
-// (check.go) reads values against it; nothing else interprets it.
+// The AG-UI schema (docs.ag-ui.com/spec/1.0/schema, with what 1.1 adds),
+// as data: every definition an event, a message or a run input is built
+// from. The checker (check.go) reads values against it; nothing else
+// interprets it.
 
 // kind is the shape of a value.
 type kind uint8
