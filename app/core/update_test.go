@@ -7,8 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unicode/utf8"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/app/core"
