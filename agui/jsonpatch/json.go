@@ -37,26 +37,14 @@ func DecodeObject(data []byte) (object *Object, members [][]byte, ok bool) {
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return nil, nil, false
 	}
-	names, values := len(dec.names), len(dec.values)
 	members = make([][]byte, 0, 8)
-	for dec.PeekKind() != '}' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return nil, nil, false
-		}
-		dec.names = append(dec.names, tok.String())
-		after := dec.InputOffset() // the name's end: then ':' and the value
-		v, err := dec.read()
-		if err != nil {
-			return nil, nil, false
-		}
-		dec.values = append(dec.values, v)
-		members = append(members, valueOf(data[after:dec.InputOffset()]))
-	}
-	if _, err := dec.ReadToken(); err != nil || !dec.AtEnd() {
+	object, err := dec.object(func(start, end int64) {
+		members = append(members, valueOf(data[start:end]))
+	})
+	if err != nil || !dec.AtEnd() {
 		return nil, nil, false
 	}
-	return NewObject(pop(&dec.names, names), pop(&dec.values, values)), members, true
+	return object, members, true
 }
 
 // valueOf is a member's value from what follows its name: white space
@@ -173,8 +161,8 @@ func (r *Reader) read() (Value, error) {
 	if r.StackDepth() > MaxDepth {
 		return nil, fmt.Errorf("JSON nested deeper than %d levels", MaxDepth)
 	}
-	names, values := len(r.names), len(r.values) // where this value's lists start
 	if tok.Kind() == '[' {
+		values := len(r.values) // where this array's items start
 		for r.PeekKind() != ']' {
 			v, err := r.read()
 			if err != nil {
@@ -187,17 +175,34 @@ func (r *Reader) read() (Value, error) {
 		}
 		return NewArray(pop(&r.values, values)), nil
 	}
+	object, err := r.object(nil)
+	if err != nil {
+		return nil, err
+	}
+	return object, nil
+}
+
+// object reads an object's members, its '{' read, up to and with its
+// '}'; member, if set, is told where each member's value stands in the
+// input, from the end of its name (the colon and white space before the
+// value included).
+func (r *Reader) object(member func(start, end int64)) (*Object, error) {
+	names, values := len(r.names), len(r.values) // where this object's lists start
 	for r.PeekKind() != '}' {
 		tok, err := r.ReadToken()
 		if err != nil {
 			return nil, malformed(err)
 		}
 		r.names = append(r.names, tok.String()) // before the next read voids the token
+		start := r.InputOffset()
 		v, err := r.read()
 		if err != nil {
 			return nil, err
 		}
 		r.values = append(r.values, v)
+		if member != nil {
+			member(start, r.InputOffset())
+		}
 	}
 	if _, err := r.ReadToken(); err != nil {
 		return nil, malformed(err)
