@@ -265,6 +265,31 @@ func (in Input) readAnswers() []Answer {
 	return out
 }
 
+// Declines reports whether the answer lets the tool call an interrupt
+// concerns go unexecuted, so that no result for it is owed: the interrupt
+// cancelled ("the user abandoned without providing meaningful input"), or
+// resolved with a denial, which the interrupts page puts "inside the
+// payload (for example, { approved: false })", not in the status
+// (docs.ag-ui.com/concepts/interrupts, "Resuming a run";
+// basic/patterns/interrupt-resume). A denial is the approval field
+// (Interrupt.Approval), or else "approved", set to false.
+func (a Answer) Declines(i Interrupt) bool {
+	if a.Status == Abandoned {
+		return true
+	}
+	v, err := jsonpatch.Decode(a.Payload)
+	payload, isObject := v.(*jsonpatch.Object)
+	if err != nil || !isObject {
+		return false
+	}
+	field, ok := i.Approval()
+	if !ok {
+		field = "approved"
+	}
+	yes, _ := payload.Get(field)
+	return yes == false
+}
+
 // Approve is the resolved answer to an approval (Interrupt.Approval):
 // {field: yes} as its payload.
 func Approve(i Interrupt, field string, yes bool) Answer {

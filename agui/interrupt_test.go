@@ -215,6 +215,34 @@ func TestAResumedRunAnswersTheCall(t *testing.T) {
 	}
 }
 
+// A call the answer declines, cancelled or denied, owes no result: the
+// tool is not executed (basic/patterns/interrupt-resume).
+func TestADeclinedCallOwesNoResult(t *testing.T) {
+	p := pendingOf(t)
+	start, end := `{"type":"RUN_STARTED","threadId":"t","runId":"r2"}`, `{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}`
+	for name, tt := range map[string]struct {
+		first Answer
+		warns bool
+	}{
+		"approved":                    {Approve(p.Interrupts[0], "approved", true), true},
+		"rejected":                    {Approve(p.Interrupts[0], "approved", false), false},
+		"cancelled":                   {Answer{InterruptID: "i1", Status: Abandoned}, false},
+		"answered with other words":   {Answer{InterruptID: "i1", Status: Resolved, Payload: []byte(`{"note":"go"}`)}, true},
+		"denied in a payload":         {Answer{InterruptID: "i1", Status: Resolved, Payload: []byte(`{"approved":false,"why":"no"}`)}, false},
+		"a payload that is no object": {Answer{InterruptID: "i1", Status: Resolved, Payload: []byte(`false`)}, true},
+	} {
+		in, err := p.Resume(input(t, `{"threadId":"t","runId":"r2","messages":[]}`), "r2", []Answer{tt.first, {InterruptID: "i2", Status: Abandoned}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, steps := replayWith(t, in, Options{Continues: p}, start, end)
+		accepted(t, c, steps)
+		if ws := warned(steps); tt.warns != (len(ws) == 1 && ws[0].Rule == ResumeUnanswered) || len(ws) > 1 {
+			t.Errorf("%s: warned %v", name, ws)
+		}
+	}
+}
+
 // FuzzResume judges a fuzzed resume input against the interrupts a fuzzed
 // RUN_FINISHED leaves. Check must never panic, must accept exactly the
 // lists that answer every interrupt once and resolve none expired on the

@@ -211,7 +211,8 @@ func readOutcome(raw []byte) Outcome {
 // unansweredCalls warns when a run that continues an interrupted one
 // ends without a result for a tool call an interrupt it answers concerns
 // (events/tool-calls: a dangling call is one "many models reject
-// outright"; 1.x does not require the result in this run).
+// outright"; 1.x does not require the result in this run). Only a call
+// the answer lets run owes a result (Answer.Declines).
 func (c *Consumer) unansweredCalls(s *Judgement, run Run) {
 	if !run.Requested || run.Outcome.Kind != OutcomeSuccess {
 		return
@@ -223,7 +224,7 @@ func (c *Consumer) unansweredCalls(s *Judgement, run Run) {
 	answered := c.conv.answered()
 	for _, a := range c.input.Answers() {
 		i := asked[a.InterruptID]
-		if i.ToolCallID == "" || answered[i.ToolCallID] || slices.Contains(run.Outcome.PendingToolCallIDs, i.ToolCallID) {
+		if i.ToolCallID == "" || a.Declines(i) || answered[i.ToolCallID] || slices.Contains(run.Outcome.PendingToolCallIDs, i.ToolCallID) {
 			continue
 		}
 		s.warn(ResumeUnanswered, "run %q resumed interrupt %q (%s) and finished without a TOOL_CALL_RESULT for its tool call %q",
