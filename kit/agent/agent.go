@@ -16,6 +16,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 )
@@ -47,9 +49,9 @@ type dialer = func(ctx context.Context, network, addr string) (net.Conn, error)
 type Exchange struct {
 	Sent      []byte // the request body
 	Transport Transport
-	Frames    []script.Frame // every event and comment, in order (with Request.Keep)
-	Failures  []Finding      // what failed at the transport
-	Notes     []string       // legal, but worth knowing: SSE fields AG-UI ignores, and such
+	Frames    []script.Frame  // every event and comment, in order (with Request.Keep)
+	Failures  []rules.Failure // what failed at the transport
+	Notes     []string        // legal, but worth knowing: SSE fields AG-UI ignores, and such
 
 	// The engine's verdict.
 	Violation *agui.Violation // the first rule the stream broke
@@ -95,12 +97,12 @@ func Run(ctx context.Context, r Request) Exchange {
 func (run *reading) exchange(ctx context.Context) {
 	body, _, err := run.Input.Request("")
 	if err != nil {
-		run.fail(BadInput, "the input cannot be sent: %v", err)
+		run.fail(rules.Input, "the input cannot be sent: %v", err)
 		return
 	}
 	consumer, err := agui.NewConsumer(run.Input, agui.Options{Continues: run.Continues})
 	if err != nil {
-		run.fail(BadInput, "the input cannot be judged against: %v", err)
+		run.fail(rules.Input, "the input cannot be judged against: %v", err)
 		return
 	}
 	run.ex.Sent = body

@@ -11,6 +11,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"go.uber.org/goleak"
 
 	"github.com/agent-analysis/agent-analysis/agui"
@@ -33,7 +35,7 @@ func demo(t *testing.T, scenario string) agui.Input {
 func checks(ex Exchange) []string {
 	var out []string
 	for _, f := range ex.Failures {
-		out = append(out, f.Check)
+		out = append(out, f.Rule)
 	}
 	return out
 }
@@ -112,27 +114,27 @@ func TestAnswersThatAreNotStreams(t *testing.T) {
 		{"HTML", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			fmt.Fprint(w, "<!doctype html>\n<title>Sign in</title>\n<p>Please sign in.</p>")
-		}, ContentType, `the answer is "text/html; charset=utf-8", not text/event-stream: "<!doctype html> <title>Sign in</title> <p>Please sign in.</p>"`},
+		}, rules.ContentType, `the answer is "text/html; charset=utf-8", not text/event-stream: "<!doctype html> <title>Sign in</title> <p>Please sign in.</p>"`},
 		{"a problem", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/problem+json")
 			w.WriteHeader(http.StatusUnprocessableEntity)
 			fmt.Fprint(w, `{"title":"Unknown scenario","detail":"x is not one of y."}`)
-		}, HTTPStatus, "the agent answered 422 Unprocessable Entity, not 2xx: Unknown scenario x is not one of y."},
+		}, rules.HTTPStatus, "the agent answered 422 Unprocessable Entity, not 2xx: Unknown scenario x is not one of y."},
 		{"a bare 500", func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusInternalServerError)
-		}, HTTPStatus, "the agent answered 500 Internal Server Error, not 2xx: an empty body"},
+		}, rules.HTTPStatus, "the agent answered 500 Internal Server Error, not 2xx: an empty body"},
 		{"a redirect", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/elsewhere", http.StatusFound)
-		}, HTTPStatus, `the agent answered 302 Found, a redirect to "/elsewhere": AG-UI posts once`},
+		}, rules.HTTPStatus, `the agent answered 302 Found, a redirect to "/elsewhere": AG-UI posts once`},
 		{"a long body", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/plain")
 			fmt.Fprint(w, strings.Repeat("x", 10_000))
-		}, ContentType, `"` + strings.Repeat("x", 120) + `…"`},
+		}, rules.ContentType, `"` + strings.Repeat("x", 120) + `…"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ex := Run(t.Context(), Request{URL: servertest.Upstream(t, tt.handle), Input: demo(t, "normal")})
-			if len(ex.Failures) != 1 || ex.Failures[0].Check != tt.check || !strings.Contains(ex.Failures[0].Text, tt.says) {
+			if len(ex.Failures) != 1 || ex.Failures[0].Rule != tt.check || !strings.Contains(ex.Failures[0].Text, tt.says) {
 				t.Errorf("%+v", ex.Failures)
 			}
 			if ex.Violation != nil || ex.Truncated != "" || ex.Transport.Events != 0 {
@@ -148,7 +150,7 @@ func TestAnswersThatAreNotStreams(t *testing.T) {
 func TestTheTimeoutCutsWhatNeverEnds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ex := Run(t.Context(), Request{URL: "http://agent.test/", Input: demo(t, "normal"), Timeout: 100 * time.Millisecond, dial: inMemory(t, servertest.NeverAnswers)})
-		if got := checks(ex); len(got) != 1 || got[0] != Timeout || ex.Failures[0].Text != "no answer within 100ms: the agent sent no response headers" {
+		if got := checks(ex); len(got) != 1 || got[0] != rules.Timeout || ex.Failures[0].Text != "no answer within 100ms: the agent sent no response headers" {
 			t.Errorf("never answers: %+v", ex.Failures)
 		}
 
@@ -169,7 +171,7 @@ func TestTheTimeoutCutsWhatNeverEnds(t *testing.T) {
 			}
 		})
 		ex = Run(t.Context(), Request{URL: "http://agent.test/", Input: demo(t, "normal"), Timeout: 150 * time.Millisecond, dial: forever})
-		if got := checks(ex); len(got) != 1 || got[0] != Timeout || !strings.HasPrefix(ex.Failures[0].Text, "the stream was still open after 150ms: 1 events and ") {
+		if got := checks(ex); len(got) != 1 || got[0] != rules.Timeout || !strings.HasPrefix(ex.Failures[0].Text, "the stream was still open after 150ms: 1 events and ") {
 			t.Errorf("streams forever: %+v", ex.Failures)
 		}
 		if ex.Truncated != "" || ex.Transport.Comments < 2 || ex.Transport.LongestGap != 2*time.Millisecond {
@@ -192,7 +194,7 @@ func TestTheTimeoutCutsWhatNeverEnds(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if ex := Run(ctx, Request{URL: servertest.Upstream(t, servertest.NeverAnswers), Input: demo(t, "normal")}); len(ex.Failures) != 1 || ex.Failures[0].Check != Interrupted {
+	if ex := Run(ctx, Request{URL: servertest.Upstream(t, servertest.NeverAnswers), Input: demo(t, "normal")}); len(ex.Failures) != 1 || ex.Failures[0].Rule != rules.Interrupted {
 		t.Errorf("cancelled: %+v", ex.Failures)
 	}
 }
@@ -243,7 +245,7 @@ func TestFraming(t *testing.T) {
 
 	// An event the end cuts short is discarded, and its run left open.
 	ex := Run(t.Context(), Request{URL: servertest.Upstream(t, streaming("data: "+started+"\n\ndata: "+finished+"\n")), Input: in})
-	if got := checks(ex); len(got) != 1 || got[0] != SSEFraming || !strings.Contains(ex.Failures[0].Text, "1 data line(s), 50 bytes, with no blank line after them") ||
+	if got := checks(ex); len(got) != 1 || got[0] != rules.SSEFraming || !strings.Contains(ex.Failures[0].Text, "1 data line(s), 50 bytes, with no blank line after them") ||
 		!strings.Contains(ex.Truncated, "no terminal event") {
 		t.Errorf("cut short: %+v %q", ex.Failures, ex.Truncated)
 	}
@@ -317,7 +319,7 @@ func TestABrokenConnectionAfterABrokenRule(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ex := Run(t.Context(), Request{URL: servertest.Upstream(t, breaking(tt.body)), Input: in})
-			if ex.Violation == nil || len(ex.Failures) != 1 || ex.Failures[0].Check != StreamBroken || ex.Failures[0].Text != tt.says {
+			if ex.Violation == nil || len(ex.Failures) != 1 || ex.Failures[0].Rule != rules.StreamBroken || ex.Failures[0].Text != tt.says {
 				t.Errorf("%+v, violation %v", ex.Failures, ex.Violation)
 			}
 		})
@@ -348,7 +350,7 @@ func TestAnUnreachableAgent(t *testing.T) {
 		<-accepting
 	})
 	ex := Run(t.Context(), Request{URL: "http://" + ln.Addr().String() + "/agent", Input: demo(t, "normal")})
-	if got := checks(ex); len(got) != 1 || got[0] != Unreachable || !strings.HasPrefix(ex.Failures[0].Text, "the request failed: ") || ex.Transport.Status != 0 {
+	if got := checks(ex); len(got) != 1 || got[0] != rules.Unreachable || !strings.HasPrefix(ex.Failures[0].Text, "the request failed: ") || ex.Transport.Status != 0 {
 		t.Errorf("%+v", ex.Failures)
 	}
 	if s := ex.Transport.String(); !strings.HasPrefix(s, "no answer · ") {
@@ -368,7 +370,7 @@ func TestKeepIsBounded(t *testing.T) {
 		}
 	})
 	ex := Run(t.Context(), Request{URL: url, Input: demo(t, "normal"), Keep: true})
-	if got := checks(ex); len(got) != 1 || got[0] != TooLong || len(ex.Frames) > 34 {
+	if got := checks(ex); len(got) != 1 || got[0] != rules.TooLong || len(ex.Frames) > 34 {
 		t.Errorf("%v, %d frames", ex.Failures, len(ex.Frames))
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 )
@@ -13,9 +15,9 @@ import (
 // a server's golden stream. It is read as a live stream is (the same
 // reader and framing checks), without the timing.
 type Capture struct {
-	Frames   []script.Frame // every event and comment, in order; no delays
-	Failures []Finding      // the stream ended inside an event, or an event is over the engine's bound
-	Notes    []string       // SSE fields AG-UI ignores, and such
+	Frames   []script.Frame  // every event and comment, in order; no delays
+	Failures []rules.Failure // the stream ended inside an event, or an event is over the engine's bound
+	Notes    []string        // SSE fields AG-UI ignores, and such
 }
 
 // IsCapture reports whether data looks like an SSE stream rather than a
@@ -64,9 +66,9 @@ func ReadCapture(data []byte) Capture {
 			c.Failures = append(c.Failures, *w.Cut)
 		}
 	case w.OverBound() != "":
-		c.Failures = append(c.Failures, Finding{agui.Limit.ID(), "an event or a comment line is over the engine's 1 MiB bound: the stream was not read further"})
+		c.Failures = append(c.Failures, rules.Failure{Rule: agui.Limit.ID(), Text: "an event or a comment line is over the engine's 1 MiB bound: the stream was not read further"})
 	default:
-		c.Failures = append(c.Failures, Finding{StreamBroken, w.Err.Error()})
+		c.Failures = append(c.Failures, rules.Failure{Rule: rules.StreamBroken, Text: w.Err.Error()})
 	}
 	c.Notes = w.Notes
 	return c

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/agent-analysis/agent-analysis/kit/rules"
 )
 
 // framing watches the SSE lines of a stream (sse.Reader.OnLine) for what
@@ -51,11 +53,11 @@ func (f *framing) line(line []byte) {
 }
 
 // cut is the finding for a stream that ended inside an event.
-func (f *framing) cut() *Finding {
+func (f *framing) cut() *rules.Failure {
 	if f.pending == 0 {
 		return nil
 	}
-	return &Finding{SSEFraming, fmt.Sprintf(
+	return &rules.Failure{Rule: rules.SSEFraming, Text: fmt.Sprintf(
 		"the stream ended inside an event: %d data line(s), %d bytes, with no blank line after them, which a client discards", f.pending, f.pendingBytes)}
 }
 

@@ -105,15 +105,17 @@ func TestAnInterruptedRunIsResumed(t *testing.T) {
 	}
 }
 
-// The resumed run is judged as continuing the first: leaving the
-// interrupted call unanswered is warned of.
+// The resumed run is judged as continuing the first: leaving an approved
+// call unanswered is warned of; a rejected one owes no result.
 func TestAResumedRunThatLeavesTheCallUnansweredIsWarned(t *testing.T) {
 	url, _ := interrupting(t, "", answering())
-	first := Run(t.Context(), Request{URL: url, Input: demo(t, "approval")})
-	answer, _ := ParseAnswer("reject")
-	ex := Resume(t.Context(), Request{URL: url}, first, answer).Exchange
-	if len(ex.Warnings) != 1 || ex.Warnings[0].Rule != agui.ResumeUnanswered || !strings.Contains(ex.Warnings[0].Text, `"c1"`) {
-		t.Errorf("warnings %+v", ex.Warnings)
+	for how, warns := range map[string]bool{"approve": true, "reject": false, "cancel": false} {
+		first := Run(t.Context(), Request{URL: url, Input: demo(t, "approval")})
+		answer, _ := ParseAnswer(how)
+		ex := Resume(t.Context(), Request{URL: url}, first, answer).Exchange
+		if warned := len(ex.Warnings) == 1 && ex.Warnings[0].Rule == agui.ResumeUnanswered && strings.Contains(ex.Warnings[0].Text, `"c1"`); warned != warns || len(ex.Warnings) > 1 {
+			t.Errorf("%s: warnings %+v", how, ex.Warnings)
+		}
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 )
@@ -27,8 +29,8 @@ type reading struct {
 	stop context.CancelCauseFunc
 }
 
-func (run *reading) fail(check, format string, args ...any) {
-	run.ex.Failures = append(run.ex.Failures, Finding{check, fmt.Sprintf(format, args...)})
+func (run *reading) fail(rule, format string, args ...any) {
+	run.ex.Failures = append(run.ex.Failures, rules.Failure{Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
 // read reads the stream to its end, the engine judging each event as it
@@ -108,31 +110,31 @@ func (run *reading) ended(ctx context.Context, err error) {
 	cause := context.Cause(ctx)
 	switch {
 	case errors.Is(cause, errTooLong):
-		run.fail(TooLong, "the stream is over %d MiB, more than a script may hold: it was cut there", script.MaxBytes>>20)
+		run.fail(rules.TooLong, "the stream is over %d MiB, more than a script may hold: it was cut there", script.MaxBytes>>20)
 		run.ex.Truncated = ""
 	case errors.Is(cause, errTimeout) && run.ex.Transport.Status == 0:
-		run.fail(Timeout, "no answer within %s: the agent sent no response headers", run.timeout)
+		run.fail(rules.Timeout, "no answer within %s: the agent sent no response headers", run.timeout)
 	case errors.Is(cause, errTimeout) && run.lastFrame == 0:
-		run.fail(Timeout, "the stream was still open after %s, and nothing was sent on it", run.timeout)
+		run.fail(rules.Timeout, "the stream was still open after %s, and nothing was sent on it", run.timeout)
 		run.ex.Truncated = ""
 	case errors.Is(cause, errTimeout):
-		run.fail(Timeout, "the stream was still open after %s: %d events and %d comments so far, the last %s before the cut",
+		run.fail(rules.Timeout, "the stream was still open after %s: %d events and %d comments so far, the last %s before the cut",
 			run.timeout, run.ex.Transport.Events, run.ex.Transport.Comments, round(time.Since(run.start)-run.lastFrame))
 		run.ex.Truncated = ""
 	case ctx.Err() != nil:
-		run.fail(Interrupted, "the run was interrupted: %v", cause)
+		run.fail(rules.Interrupted, "the run was interrupted: %v", cause)
 		run.ex.Truncated = ""
 	case run.ex.Transport.Status == 0:
-		run.fail(Unreachable, "%v", err)
+		run.fail(rules.Unreachable, "%v", err)
 	case run.ex.Truncated != "":
 		run.ex.Truncated += " (the connection broke: " + err.Error() + ")"
 	// After a broken rule the engine judges nothing more, and says nothing
 	// of truncation: the runs it saw until then word the break.
 	case run.ex.Violation != nil && run.activeRun != "":
-		run.fail(StreamBroken, "the connection broke while run %q was active: %v", run.activeRun, err)
+		run.fail(rules.StreamBroken, "the connection broke while run %q was active: %v", run.activeRun, err)
 	case run.ex.Violation != nil:
-		run.fail(StreamBroken, "the connection broke after the stream broke a rule: %v", err)
+		run.fail(rules.StreamBroken, "the connection broke after the stream broke a rule: %v", err)
 	default:
-		run.fail(StreamBroken, "the connection broke after every run ended: %v", err)
+		run.fail(rules.StreamBroken, "the connection broke after every run ended: %v", err)
 	}
 }

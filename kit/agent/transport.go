@@ -10,28 +10,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-)
 
-// The transport checks, by the names reports and JUnit give them. They are
-// this tool's, not the engine's rules: what must hold before any event can
-// be judged, and how the stream ended.
-const (
-	BadInput     = "input"        // the input cannot be sent or judged against
-	Unreachable  = "unreachable"  // the request could not be made
-	Timeout      = "timeout"      // no answer, or no end, within the timeout
-	Interrupted  = "interrupted"  // the caller stopped the run
-	HTTPStatus   = "http-status"  // not a 2xx answer
-	ContentType  = "content-type" // not text/event-stream
-	SSEFraming   = "sse-framing"  // an event a client would discard
-	StreamBroken = "stream-broken"
-	TooLong      = "too-long" // more than a script may hold (record)
+	"github.com/agent-analysis/agent-analysis/kit/rules"
 )
-
-// Finding is one thing that failed, named by its check.
-type Finding struct {
-	Check string `json:"check"`
-	Text  string `json:"text"`
-}
 
 // Transport is what one exchange measured.
 type Transport struct {
@@ -79,16 +60,16 @@ func round(d time.Duration) time.Duration {
 // checkAnswer is why an answer is not an event stream to read: a status
 // other than 2xx, or another content type. It reads a little of the body
 // to say what came instead.
-func checkAnswer(resp *http.Response) *Finding {
+func checkAnswer(resp *http.Response) *rules.Failure {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
-		return &Finding{HTTPStatus, fmt.Sprintf("the agent answered %s, a redirect to %q: AG-UI posts once, so point the URL at the endpoint itself",
+		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, a redirect to %q: AG-UI posts once, so point the URL at the endpoint itself",
 			resp.Status, resp.Header.Get("Location"))}
 	case resp.StatusCode < 200 || resp.StatusCode >= 300:
-		return &Finding{HTTPStatus, fmt.Sprintf("the agent answered %s, not 2xx: %s", resp.Status, Excerpt(resp.Body, mt))}
+		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, not 2xx: %s", resp.Status, Excerpt(resp.Body, mt))}
 	case mt != "text/event-stream":
-		return &Finding{ContentType, fmt.Sprintf("the answer is %q, not text/event-stream: %s", resp.Header.Get("Content-Type"), Excerpt(resp.Body, mt))}
+		return &rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream: %s", resp.Header.Get("Content-Type"), Excerpt(resp.Body, mt))}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/agui/sse"
+	"github.com/agent-analysis/agent-analysis/kit/rules"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
@@ -29,7 +30,7 @@ type Watched struct {
 	Err error
 	// Cut is the failure of a stream that ended inside an event, which
 	// every client discards: the reading ended there, and the stream did.
-	Cut   *Finding
+	Cut   *rules.Failure
 	Notes []string // legal SSE worth knowing: fields AG-UI ignores, and such
 }
 

@@ -87,9 +87,9 @@ func curl(t *testing.T, url string, body []byte) []byte {
 // same reports whether two results pass or fail alike, by the same rules,
 // and warn by the same rules.
 func same(a, b Result) bool {
-	return a.OK == b.OK && slices.Equal(rules(a), rules(b)) && slices.Equal(warned(a), warned(b))
+	return a.OK == b.OK && slices.Equal(ruleIDs(a), ruleIDs(b)) && slices.Equal(warned(a), warned(b))
 }
 
 func verdictOf(r Result) string {
-	return fmt.Sprintf("ok %v, fails by %q, warns by %q", r.OK, rules(r), warned(r))
+	return fmt.Sprintf("ok %v, fails by %q, warns by %q", r.OK, ruleIDs(r), warned(r))
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
@@ -25,7 +27,7 @@ func TestFilesAgreeAndDisagree(t *testing.T) {
 		t.Errorf("after-finish: %+v", r)
 	}
 	wrong := got["wrong-expectations"]
-	want := []Failure{
+	want := []rules.Failure{
 		{Rule: "expect.outcome", Text: "outcome completed (every run ended), want failed"},
 		{Rule: "expect.runError", Text: `runError "the model is overloaded", want one containing "rate limited"`},
 		{Rule: "expect.messages", Text: "messages ["},
@@ -52,13 +54,13 @@ func TestWithoutExpectAStreamMustBeValid(t *testing.T) {
 		t.Errorf("%+v", r)
 	}
 	r = File("testdata/scripts/missing.json", true)[0]
-	if r.OK || r.Failures[0].Rule != FileRule || !strings.Contains(r.Failures[0].Text, "no such file") {
+	if r.OK || r.Failures[0].Rule != rules.File || !strings.Contains(r.Failures[0].Text, "no such file") {
 		t.Errorf("%+v", r)
 	}
 	// A directory that holds no script fails as a file would, and the
 	// other paths are still judged.
 	results := Files([]string{"testdata", "testdata/scripts/valid.jsonl"}, true)
-	if len(results) != 2 || results[0].OK || results[0].Failures[0].Rule != FileRule ||
+	if len(results) != 2 || results[0].OK || results[0].Failures[0].Rule != rules.File ||
 		!strings.Contains(results[0].Failures[0].Text, "no .json or .jsonl script") || !results[1].OK {
 		t.Errorf("a directory without scripts: %+v", results)
 	}
@@ -91,7 +93,7 @@ func TestSubset(t *testing.T) {
 }
 
 func TestPrint(t *testing.T) {
-	results := []Result{{Name: "a", OK: true, Notes: []string{"n"}}, {Name: "b", Failures: []Failure{{Rule: "r1", Text: "x"}, {Rule: "r2", Text: "y"}}}}
+	results := []Result{{Name: "a", OK: true, Notes: []string{"n"}}, {Name: "b", Failures: []rules.Failure{{Rule: "r1", Text: "x"}, {Rule: "r2", Text: "y"}}}}
 	var b bytes.Buffer
 	Print(&b, results, false)
 	if want := "ok   a\nFAIL b: x; y\n1 passed, 1 failed (1 note at SHOULD or wording level: -v lists them)\n"; b.String() != want {
@@ -110,7 +112,7 @@ func TestPrint(t *testing.T) {
 		Passed, Failed int
 		Results        []Result
 	}
-	if err := json.Unmarshal(b.Bytes(), &report); err != nil || report.Passed != 1 || report.Failed != 1 || report.Results[1].Failures[1] != (Failure{Rule: "r2", Text: "y"}) {
+	if err := json.Unmarshal(b.Bytes(), &report); err != nil || report.Passed != 1 || report.Failed != 1 || report.Results[1].Failures[1] != (rules.Failure{Rule: "r2", Text: "y"}) {
 		t.Errorf("%+v %v", report, err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
@@ -58,7 +60,7 @@ func Continuations(s script.Script, useExpect bool) []Result {
 	for _, c := range s.Continuations {
 		res := Result{Name: s.Name + "/" + c.Name, Continues: s.Name}
 		if r, err := resume(s, main, c); err != nil {
-			res.Failures = []Failure{*err}
+			res.Failures = []rules.Failure{*err}
 		} else {
 			res.Failures, res.Notes, res.Warnings = judge(r, script.Compact(c.Extra["expect"]), useExpect)
 		}
@@ -69,13 +71,13 @@ func Continuations(s script.Script, useExpect bool) []Result {
 }
 
 // resume replays c as the run continuing main, the replay of s.
-func resume(s script.Script, main Replay, c script.Continuation) (Replay, *Failure) {
+func resume(s script.Script, main Replay, c script.Continuation) (Replay, *rules.Failure) {
 	if main.Pending == nil {
-		return Replay{}, &Failure{Rule: ResumeRule, Text: "the stream does not end interrupted (" + ending(main) + "): there is nothing to resume"}
+		return Replay{}, &rules.Failure{Rule: rules.Resume, Text: "the stream does not end interrupted (" + ending(main) + "): there is nothing to resume"}
 	}
 	base, err := agent.NextInput(jsonpatch.Encode(main.Request), main.State, main.Messages)
 	if err != nil {
-		return Replay{}, &Failure{Rule: ResumeRule, Text: "the resume cannot be built: " + err.Error()}
+		return Replay{}, &rules.Failure{Rule: rules.Resume, Text: "the resume cannot be built: " + err.Error()}
 	}
 	stream := script.Script{Name: c.Name, Frames: c.Frames}
 	_, run := firstRun(stream)
@@ -89,11 +91,11 @@ func resume(s script.Script, main Replay, c script.Continuation) (Replay, *Failu
 
 // judge is a replay's failures, notes and warnings: against expect when
 // asked and there is one, else the stream must be accepted.
-func judge(r Replay, expect json.RawMessage, useExpect bool) ([]Failure, []string, []Failure) {
+func judge(r Replay, expect json.RawMessage, useExpect bool) ([]rules.Failure, []string, []rules.Failure) {
 	if useExpect && expect != nil {
 		e, err := readExpect(expect)
 		if err != nil {
-			return []Failure{{Rule: "expect", Text: err.Error()}}, nil, nil
+			return []rules.Failure{{Rule: "expect", Text: err.Error()}}, nil, nil
 		}
 		failures, notes := compare(r, e)
 		return failures, notes, nil
@@ -101,7 +103,7 @@ func judge(r Replay, expect json.RawMessage, useExpect bool) ([]Failure, []strin
 	var res Result
 	res.warned(r.Warnings)
 	if f := verdict(r); f != nil {
-		return []Failure{*f}, res.Notes, res.Warnings
+		return []rules.Failure{*f}, res.Notes, res.Warnings
 	}
 	return nil, res.Notes, res.Warnings
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
@@ -50,9 +52,9 @@ func readExpect(raw json.RawMessage) (Expect, error) {
 // compare lists where the replay disagrees with what is expected, each
 // named by the expectation ("expect.state"), and, apart, what differs at
 // the SHOULD or wording level.
-func compare(r Replay, e Expect) (disagree []Failure, notes []string) {
+func compare(r Replay, e Expect) (disagree []rules.Failure, notes []string) {
 	fail := func(member, format string, args ...any) {
-		disagree = append(disagree, Failure{Rule: "expect." + member, Text: fmt.Sprintf(format, args...)})
+		disagree = append(disagree, rules.Failure{Rule: "expect." + member, Text: fmt.Sprintf(format, args...)})
 	}
 	if e.Outcome != "" {
 		got := "completed"
@@ -156,22 +158,22 @@ func ending(r Replay) string {
 }
 
 // verdict is why the consumer did not accept a replay, or nil.
-func verdict(r Replay) *Failure {
+func verdict(r Replay) *rules.Failure {
 	switch {
 	case r.InputErr != nil:
-		return &Failure{Rule: InputRule, Text: r.InputErr.Error()}
+		return &rules.Failure{Rule: rules.Input, Text: r.InputErr.Error()}
 	case r.Violation != nil:
 		return violation(r.Violation)
 	case r.Truncated != "":
-		return &Failure{Rule: Truncated, Text: "truncated: " + r.Truncated}
+		return &rules.Failure{Rule: rules.Truncated, Text: "truncated: " + r.Truncated}
 	}
 	return nil
 }
 
 // violation says where the stream broke the rule, its events numbered
 // from 1 as the page's Wire list and the proxy number them.
-func violation(v *agui.Violation) *Failure {
-	return &Failure{Rule: v.Rule.ID(), Text: fmt.Sprintf("%s at event %d: %s", v.Rule.ID(), v.Index+1, v.Reason), Event: v.Index + 1}
+func violation(v *agui.Violation) *rules.Failure {
+	return &rules.Failure{Rule: v.Rule.ID(), Text: fmt.Sprintf("%s at event %d: %s", v.Rule.ID(), v.Index+1, v.Reason), Event: v.Index + 1}
 }
 
 func decode(raw json.RawMessage) jsonpatch.Value {

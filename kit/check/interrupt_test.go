@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 )
@@ -50,9 +52,9 @@ func TestContinuationsThatGoWrong(t *testing.T) {
 		t.Errorf("left-out: %+v", r)
 	}
 	for name, want := range map[string]struct{ rule, says string }{
-		"expired":      {ResumeRule, "the resume was not sent: resume/1/status: "},
+		"expired":      {rules.Resume, "the resume was not sent: resume/1/status: "},
 		"other-thread": {"thread-of-run", `RUN_STARTED names thread "u"`},
-		"never-ends":   {Truncated, "truncated: "},
+		"never-ends":   {rules.Truncated, "truncated: "},
 		"wrong-expect": {"expect.state", `state {"n":1}, want {"n":5}`},
 	} {
 		r := got[name]
@@ -86,7 +88,7 @@ func TestCapturesAreReadAsStreams(t *testing.T) {
 		if len(r) != 1 {
 			t.Fatalf("%s: %d results", tt.file, len(r))
 		}
-		if got := rules(r[0]); strings.Join(got, " ") != strings.Join(tt.rules, " ") || r[0].OK != (len(tt.rules) == 0) || r[0].Name != tt.file {
+		if got := ruleIDs(r[0]); strings.Join(got, " ") != strings.Join(tt.rules, " ") || r[0].OK != (len(tt.rules) == 0) || r[0].Name != tt.file {
 			t.Errorf("%s: %+v, want %q", tt.file, r[0], tt.rules)
 		}
 		notes := strings.Join(r[0].Notes, "\n")
@@ -107,7 +109,7 @@ func TestAResumeNotSentFailsNamingTheField(t *testing.T) {
 		Answers: []agui.Answer{{InterruptID: "i", Status: agui.Resolved, Payload: []byte(`{"ok":true}`)}},
 		Refused: &agui.ResumeError{Field: "resume/0/status", Reason: "expired"},
 	})
-	if r.OK || len(r.Failures) != 1 || r.Failures[0] != (Failure{Rule: ResumeRule, Text: "the resume was not sent: resume/0/status: expired"}) ||
+	if r.OK || len(r.Failures) != 1 || r.Failures[0] != (rules.Failure{Rule: rules.Resume, Text: "the resume was not sent: resume/0/status: expired"}) ||
 		r.Continues != "a" || string(r.Resume) != `[{"interruptId":"i","status":"resolved","payload":{"ok":true}}]` {
 		t.Errorf("%+v", r)
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/agent-analysis/agent-analysis/kit/rules"
 )
 
 // JUnit XML, the report CI systems read (GitHub Actions through a
@@ -82,7 +84,7 @@ func WriteJUnit(w io.Writer, suite string, results []Result) error {
 
 // junitFailureOf is a testcase's one <failure>: the first rule broken
 // names it, and its text lists them all.
-func junitFailureOf(failures []Failure) *junitFailure {
+func junitFailureOf(failures []rules.Failure) *junitFailure {
 	if len(failures) == 0 {
 		return &junitFailure{Message: "failed", Type: "failed"}
 	}

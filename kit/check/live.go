@@ -3,6 +3,8 @@ package check
 import (
 	"fmt"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 )
@@ -14,13 +16,13 @@ func Live(name string, ex agent.Exchange) Result {
 	transport := ex.Transport
 	res := Result{Name: name, Transport: &transport}
 	for _, f := range ex.Failures {
-		res.Failures = append(res.Failures, Failure{Rule: f.Check, Text: f.Text})
+		res.Failures = append(res.Failures, rules.Failure{Rule: f.Rule, Text: f.Text})
 	}
 	if ex.Violation != nil {
 		res.Failures = append(res.Failures, *violation(ex.Violation))
 	}
 	if ex.Truncated != "" {
-		res.Failures = append(res.Failures, Failure{Rule: Truncated, Text: "truncated: " + ex.Truncated})
+		res.Failures = append(res.Failures, rules.Failure{Rule: rules.Truncated, Text: "truncated: " + ex.Truncated})
 	}
 	res.warned(ex.Warnings)
 	res.Notes = append(res.Notes, ex.Notes...)
@@ -36,7 +38,7 @@ func Live(name string, ex agent.Exchange) Result {
 func (res *Result) warned(warnings []agui.Warning) {
 	for _, w := range warnings {
 		res.Notes = append(res.Notes, fmt.Sprintf("warning (%s): %s", w.Rule.ID(), w.Text))
-		res.Warnings = append(res.Warnings, Failure{Rule: w.Rule.ID(), Text: "warning: " + w.Text, Event: w.Index + 1})
+		res.Warnings = append(res.Warnings, rules.Failure{Rule: w.Rule.ID(), Text: "warning: " + w.Text, Event: w.Index + 1})
 	}
 }
 
@@ -47,7 +49,7 @@ func Strict(results []Result) []Result {
 	out := make([]Result, len(results))
 	for i, r := range results {
 		if len(r.Warnings) > 0 {
-			r.Failures = append(append([]Failure(nil), r.Failures...), r.Warnings...)
+			r.Failures = append(append([]rules.Failure(nil), r.Failures...), r.Warnings...)
 			r.OK = false
 		}
 		out[i] = r

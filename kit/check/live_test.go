@@ -30,7 +30,7 @@ func live(t *testing.T, url, scenario string, timeout time.Duration) Result {
 	return Live(scenario, agent.Run(t.Context(), agent.Request{URL: url, Input: in, Timeout: timeout}))
 }
 
-func rules(r Result) []string {
+func ruleIDs(r Result) []string {
 	var out []string
 	for _, f := range r.Failures {
 		out = append(out, f.Rule)
@@ -50,7 +50,7 @@ func TestLiveRunsOfEveryScriptReportExactlyItsRule(t *testing.T) {
 				t.Fatalf("transport %+v", r.Transport)
 			}
 			if f.Group == fixtures.Fatal {
-				if got := rules(r); r.OK || len(got) != 1 || got[0] != f.Rule.ID {
+				if got := ruleIDs(r); r.OK || len(got) != 1 || got[0] != f.Rule.ID {
 					t.Errorf("failures %+v, want exactly %s", r.Failures, f.Rule.ID)
 				}
 			} else if !r.OK {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 )
@@ -16,9 +18,9 @@ type Result struct {
 	Name      string           `json:"name"`
 	Path      string           `json:"path,omitempty"` // the script's file
 	OK        bool             `json:"ok"`
-	Failures  []Failure        `json:"failures,omitempty"`  // empty when OK
+	Failures  []rules.Failure  `json:"failures,omitempty"`  // empty when OK
 	Notes     []string         `json:"notes,omitempty"`     // SHOULD-level and wording-level differences: never a failure
-	Warnings  []Failure        `json:"-"`                   // the engine's warnings, which -strict fails (Strict)
+	Warnings  []rules.Failure  `json:"-"`                   // the engine's warnings, which -strict fails (Strict)
 	Transport *agent.Transport `json:"transport,omitempty"` // what a live run measured
 	// Interrupted is what the run ended waiting for, when it ended with
 	// the interrupt outcome: not a failure.
@@ -29,24 +31,6 @@ type Result struct {
 	Resume    json.RawMessage `json:"resume,omitempty"`
 }
 
-// Failure is one way a script or a run fails: the rule it broke, and
-// what exactly was wrong. Rule is the engine's rule id ("after-finish"),
-// Truncated, InputRule or FileRule, an expectation the replay disagrees
-// with ("expect.state"), or a transport check of a live run
-// ("content-type", see package agent).
-type Failure struct {
-	Rule  string `json:"rule"`
-	Text  string `json:"text"`
-	Event int    `json:"event,omitempty"` // the event it is at, from 1; 0 when it is not one event's
-}
-
-// The failures that are neither an engine rule nor an expectation.
-const (
-	Truncated = "truncated" // the stream ended with a run active, or without the requested run
-	InputRule = "input"     // the script's input cannot start a run
-	FileRule  = "file"      // the script's file cannot be read
-)
-
 // Script judges one script. With useExpect and an "expect" in the script,
 // the replay is compared with it; otherwise the stream must be valid
 // AG-UI, every run ended.
@@ -56,13 +40,13 @@ func Script(s script.Script, useExpect bool) Result {
 	if useExpect && s.Expect != nil {
 		e, err := readExpect(s.Expect)
 		if err != nil {
-			res.Failures = []Failure{{Rule: "expect", Text: err.Error()}}
+			res.Failures = []rules.Failure{{Rule: "expect", Text: err.Error()}}
 			return res
 		}
 		res.Failures, res.Notes = compare(r, e)
 	} else {
 		if f := verdict(r); f != nil {
-			res.Failures = []Failure{*f}
+			res.Failures = []rules.Failure{*f}
 		}
 		res.warned(r.Warnings)
 	}
@@ -72,7 +56,7 @@ func Script(s script.Script, useExpect bool) Result {
 
 // Files judges every script in the paths given: files, and the .json and
 // .jsonl files of directories (script.Paths), in name order. A path that
-// cannot be read, or a directory that cannot be listed, fails by FileRule
+// cannot be read, or a directory that cannot be listed, fails by rules.File
 // and the others are still judged.
 func Files(paths []string, useExpect bool) []Result {
 	var out []Result
@@ -83,7 +67,7 @@ func Files(paths []string, useExpect bool) []Result {
 		}
 		found, err := script.Paths(p)
 		if err != nil {
-			out = append(out, Result{Name: script.BaseName(p), Path: p, Failures: []Failure{{Rule: FileRule, Text: err.Error()}}})
+			out = append(out, Result{Name: script.BaseName(p), Path: p, Failures: []rules.Failure{{Rule: rules.File, Text: err.Error()}}})
 			continue
 		}
 		for _, f := range found {
@@ -99,7 +83,7 @@ func Files(paths []string, useExpect bool) []Result {
 // events, the framing checked as a live stream's is.
 func File(path string, useExpect bool) []Result {
 	unreadable := func(err error) []Result {
-		return []Result{{Name: script.BaseName(path), Path: path, Failures: []Failure{{Rule: FileRule, Text: err.Error()}}}}
+		return []Result{{Name: script.BaseName(path), Path: path, Failures: []rules.Failure{{Rule: rules.File, Text: err.Error()}}}}
 	}
 	data, err := script.ReadBounded(path, "a script")
 	if err != nil {
@@ -133,7 +117,7 @@ func capture(name string, c agent.Capture, useExpect bool) Result {
 	}
 	res := Script(s, useExpect)
 	for _, f := range c.Failures {
-		res.Failures = append(res.Failures, Failure{Rule: f.Check, Text: f.Text})
+		res.Failures = append(res.Failures, rules.Failure{Rule: f.Rule, Text: f.Text})
 	}
 	res.Notes = append(res.Notes, c.Notes...)
 	res.OK = len(res.Failures) == 0

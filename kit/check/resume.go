@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 )
 
-// ResumeRule fails a resume list the engine refuses to send: an
+// rules.Resume fails a resume list the engine refuses to send: an
 // interrupt left out, an unknown id, an expired interrupt resolved,
 // another thread (agui.Pending.Check).
 const ResumeRule = "resume"
@@ -29,11 +31,11 @@ func Waiting(p agui.Pending) string {
 
 // Resumed judges the run that answered the interrupted run named of
 // (agent.Resume): the list sent, then the run as Live judges it. A list
-// the engine refused fails by ResumeRule, naming the member at fault.
+// the engine refused fails by rules.Resume, naming the member at fault.
 func Resumed(name, of string, r agent.Resumed) Result {
 	var res Result
 	if r.Refused != nil {
-		res = Result{Name: name, Failures: []Failure{refused(r.Refused)}}
+		res = Result{Name: name, Failures: []rules.Failure{refused(r.Refused)}}
 	} else {
 		res = Live(name, r.Exchange)
 	}
@@ -55,10 +57,10 @@ func Resumed(name, of string, r agent.Resumed) Result {
 }
 
 // refused is the failure of a resume list that was not sent.
-func refused(err error) Failure {
+func refused(err error) rules.Failure {
 	var re *agui.ResumeError
 	if errors.As(err, &re) {
-		return Failure{Rule: ResumeRule, Text: fmt.Sprintf("the resume was not sent: %s: %s", re.Field, re.Reason)}
+		return rules.Failure{Rule: rules.Resume, Text: fmt.Sprintf("the resume was not sent: %s: %s", re.Field, re.Reason)}
 	}
-	return Failure{Rule: ResumeRule, Text: "the resume was not sent: " + err.Error()}
+	return rules.Failure{Rule: rules.Resume, Text: "the resume was not sent: " + err.Error()}
 }

@@ -16,8 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"github.com/agent-analysis/agent-analysis/agui"
-	"github.com/agent-analysis/agent-analysis/kit/agent"
 	"github.com/agent-analysis/agent-analysis/kit/proxy"
 )
 
@@ -144,7 +145,7 @@ func TestUpstreamEndsMidEvent(t *testing.T) {
 	if string(got) != sent {
 		t.Errorf("got %q", got)
 	}
-	if run := th.next(t); !slices.Equal(rules(run.Failures), []string{agent.SSEFraming, proxy.Truncated}) {
+	if run := th.next(t); !slices.Equal(ruleIDs(run.Failures), []string{rules.SSEFraming, rules.Truncated}) {
 		t.Errorf("%v", run.Lines(true))
 	}
 }
@@ -175,7 +176,7 @@ func TestUpstreamBreaksMidEvent(t *testing.T) {
 		t.Errorf("the client's stream ended whole: %q, %v", got, err)
 	}
 	run := th.next(t)
-	if run.OK() || run.Failures[0].Rule != proxy.Truncated || !strings.Contains(run.Failures[0].Text, "the connection broke") {
+	if run.OK() || run.Failures[0].Rule != rules.Truncated || !strings.Contains(run.Failures[0].Text, "the connection broke") {
 		t.Errorf("%v", run.Lines(true))
 	}
 }
@@ -183,7 +184,7 @@ func TestUpstreamBreaksMidEvent(t *testing.T) {
 // An HTML error page, or HTML with a 200, passes as it came, reported.
 func TestUpstreamAnswersHTML(t *testing.T) {
 	const page = "<!doctype html><title>Sign in</title><h1>Please sign in</h1>"
-	for status, rule := range map[int]string{http.StatusInternalServerError: agent.HTTPStatus, http.StatusOK: agent.ContentType} {
+	for status, rule := range map[int]string{http.StatusInternalServerError: rules.HTTPStatus, http.StatusOK: rules.ContentType} {
 		up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Header().Set("X-Agent", "yes")
@@ -215,7 +216,7 @@ func TestUpstreamRedirects(t *testing.T) {
 		t.Errorf("%d %v", resp.StatusCode, resp.Header)
 	}
 	run := th.next(t)
-	if run.OK() || run.Failures[0].Rule != agent.HTTPStatus || !strings.Contains(run.Failures[0].Text, "not followed") || requests != 1 {
+	if run.OK() || run.Failures[0].Rule != rules.HTTPStatus || !strings.Contains(run.Failures[0].Text, "not followed") || requests != 1 {
 		t.Errorf("%d requests: %v", requests, run.Lines(true))
 	}
 }
@@ -234,7 +235,7 @@ func TestUpstreamRefuses(t *testing.T) {
 	if resp.StatusCode != http.StatusBadGateway || resp.Header.Get("Content-Type") != "application/problem+json" || !bytes.Contains(got, []byte("could not be reached")) {
 		t.Errorf("%d %v %s", resp.StatusCode, resp.Header, got)
 	}
-	if run := th.next(t); run.OK() || run.Failures[0].Rule != agent.Unreachable {
+	if run := th.next(t); run.OK() || run.Failures[0].Rule != rules.Unreachable {
 		t.Errorf("%v", run.Lines(true))
 	}
 }
@@ -298,7 +299,7 @@ func TestClientNeverReads(t *testing.T) {
 	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: proxy\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(input), input)
 	<-cancelled
 	run := th.next(t)
-	if run.OK() || !slices.Contains(rules(run.Failures), proxy.ClientStalled) {
+	if run.OK() || !slices.Contains(ruleIDs(run.Failures), rules.Stalled) {
 		t.Errorf("%v", run.Lines(true))
 	}
 	// The proxy is still up.

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 	"github.com/agent-analysis/agent-analysis/kit/script"
@@ -171,7 +173,7 @@ func (j *judging) input() (agui.Input, agui.Options) {
 		if field != "" {
 			text = field + ": " + reason
 		}
-		j.fail(Failure{Rule: InputRule, Field: field, Text: "the input is not a 1.0 RunAgentInput: " + text, Page: pageRunInput})
+		j.fail(rules.Failure{Rule: rules.Input, Field: field, Text: "the input is not a 1.0 RunAgentInput: " + text})
 		return agui.Input{}, opts
 	}
 	for _, w := range warnings {
@@ -210,7 +212,7 @@ func (j *judging) input() (agui.Input, agui.Options) {
 			if errors.As(err, &re) {
 				field, reason = re.Field, re.Reason
 			}
-			j.fail(Failure{Rule: ResumeRule, Field: field, Text: fmt.Sprintf("the resume does not answer run %q: %s: %s", prev.runID, field, reason), Page: pageInterrupts})
+			j.fail(rules.Failure{Rule: rules.Resume, Field: field, Text: fmt.Sprintf("the resume does not answer run %q: %s: %s", prev.runID, field, reason)})
 		} else if prev.open {
 			opts.Continues = prev.pending
 		}
@@ -253,11 +255,11 @@ func (j *judging) noAnswer(a answer) {
 	took := a.at.Sub(j.start).Round(time.Millisecond)
 	switch {
 	case errors.Is(a.ctx, ErrShutdown):
-		j.fail(Failure{Rule: agent.Interrupted, Text: fmt.Sprintf("the proxy shut down after %s, before the agent answered", took)})
+		j.fail(rules.Failure{Rule: rules.Interrupted, Text: fmt.Sprintf("the proxy shut down after %s, before the agent answered", took)})
 	case a.ctx != nil:
-		j.fail(Failure{Rule: ClientGone, Text: fmt.Sprintf("the client left after %s, before the agent answered", took)})
+		j.fail(rules.Failure{Rule: ClientGone, Text: fmt.Sprintf("the client left after %s, before the agent answered", took)})
 	default:
-		j.fail(Failure{Rule: agent.Unreachable, Text: fmt.Sprintf("the agent could not be reached: %v; the client got 502", a.err)})
+		j.fail(rules.Failure{Rule: rules.Unreachable, Text: fmt.Sprintf("the agent could not be reached: %v; the client got 502", a.err)})
 	}
 }
 
@@ -268,14 +270,14 @@ func (j *judging) readAnswer(a answer, in agui.Input, opts agui.Options) {
 	mt, _, _ := mime.ParseMediaType(a.header.Get("Content-Type"))
 	switch {
 	case a.status >= 300 && a.status < 400:
-		j.fail(Failure{Rule: agent.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, a redirect to %q: passed to the client, not followed (AG-UI posts once)",
+		j.fail(rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, a redirect to %q: passed to the client, not followed (AG-UI posts once)",
 			a.status, http.StatusText(a.status), a.header.Get("Location"))})
 		return
 	case a.status < 200 || a.status >= 300:
-		j.fail(Failure{Rule: agent.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, not 2xx: %s", a.status, http.StatusText(a.status), agent.Excerpt(j.stream, mt))})
+		j.fail(rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, not 2xx: %s", a.status, http.StatusText(a.status), agent.Excerpt(j.stream, mt))})
 		return
 	case mt != "text/event-stream":
-		j.fail(Failure{Rule: agent.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream: %s", a.header.Get("Content-Type"), agent.Excerpt(j.stream, mt))})
+		j.fail(rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream: %s", a.header.Get("Content-Type"), agent.Excerpt(j.stream, mt))})
 		return
 	}
 	var body io.Reader = j.stream
@@ -284,18 +286,18 @@ func (j *judging) readAnswer(a answer, in agui.Input, opts agui.Options) {
 	case "gzip":
 		z, err := gzip.NewReader(j.stream)
 		if err != nil {
-			j.fail(Failure{Rule: Unjudged, Text: fmt.Sprintf("the gzip stream does not start as gzip: %v", err)})
+			j.fail(rules.Failure{Rule: rules.Unjudged, Text: fmt.Sprintf("the gzip stream does not start as gzip: %v", err)})
 			return
 		}
 		defer z.Close()
 		body = z
 	default:
-		j.fail(Failure{Rule: Unjudged, Text: fmt.Sprintf("the stream is %s-encoded: the proxy judges identity and gzip streams only", enc)})
+		j.fail(rules.Failure{Rule: rules.Unjudged, Text: fmt.Sprintf("the stream is %s-encoded: the proxy judges identity and gzip streams only", enc)})
 		return
 	}
 	consumer, err := agui.NewConsumer(in, opts)
 	if err != nil {
-		j.fail(Failure{Rule: agent.BadInput, Text: "the input cannot be judged against: " + err.Error(), Page: pageRunInput})
+		j.fail(rules.Failure{Rule: rules.Input, Text: "the input cannot be judged against: " + err.Error()})
 		return
 	}
 	j.consumer = consumer
@@ -319,46 +321,46 @@ func (j *judging) readStream(body io.Reader) {
 	}
 	j.run.Notes = append(j.run.Notes, w.Notes...)
 	if v := j.violation; v != nil {
-		j.fail(Failure{Rule: v.Rule.ID(), Event: v.Index + 1, Text: v.Reason, Page: v.Rule.URL()})
+		j.fail(rules.Failure{Rule: v.Rule.ID(), Event: v.Index + 1, Text: v.Reason})
 	}
 	cut := false
 	switch {
 	case w.OverBound() != "":
-		j.fail(Failure{Rule: agui.Limit.ID(), Event: j.run.Events + 1, Page: agui.Limit.URL(),
+		j.fail(rules.Failure{Rule: agui.Limit.ID(), Event: j.run.Events + 1,
 			Text: fmt.Sprintf("%s is over the engine's %d MiB bound: the bytes passed, judging stopped there", w.OverBound(), agui.MaxEventBytes>>20)})
 		return
 	case errors.Is(w.Err, errBehind):
-		j.fail(Failure{Rule: Unjudged, Text: fmt.Sprintf("the stream ran %d MiB ahead of the judge: judged its first %d events, the bytes all passed", MaxBacklog>>20, j.run.Events)})
+		j.fail(rules.Failure{Rule: rules.Unjudged, Text: fmt.Sprintf("the stream ran %d MiB ahead of the judge: judged its first %d events, the bytes all passed", MaxBacklog>>20, j.run.Events)})
 		return
 	case o.write != nil && errors.Is(o.write, os.ErrDeadlineExceeded):
-		j.fail(Failure{Rule: ClientStalled, Text: fmt.Sprintf("the client read nothing for %s: dropped after %d events, the agent's request cancelled", j.p.cfg.WriteTimeout, j.run.Events)})
+		j.fail(rules.Failure{Rule: rules.Stalled, Text: fmt.Sprintf("the client read nothing for %s: dropped after %d events, the agent's request cancelled", j.p.cfg.WriteTimeout, j.run.Events)})
 		return
 	case o.write != nil || (o.ctx != nil && !errors.Is(o.ctx, ErrShutdown)):
-		j.fail(Failure{Rule: ClientGone, Text: fmt.Sprintf("the client left after %d events: the agent's request was cancelled", j.run.Events)})
+		j.fail(rules.Failure{Rule: ClientGone, Text: fmt.Sprintf("the client left after %d events: the agent's request was cancelled", j.run.Events)})
 		return
 	case o.ctx != nil:
-		j.fail(Failure{Rule: agent.Interrupted, Text: fmt.Sprintf("the proxy shut down after %d events", j.run.Events)})
+		j.fail(rules.Failure{Rule: rules.Interrupted, Text: fmt.Sprintf("the proxy shut down after %d events", j.run.Events)})
 		return
 	case errors.Is(o.read, io.EOF):
 		j.whole = true
 		if f := w.Cut; f != nil {
-			j.fail(Failure{Rule: f.Check, Text: f.Text})
+			j.fail(rules.Failure{Rule: f.Rule, Text: f.Text})
 		}
 	default:
 		cut = true
 	}
 	switch {
 	case w.Truncated != "" && cut:
-		j.fail(Failure{Rule: Truncated, Text: fmt.Sprintf("%s (the connection broke: %v)", w.Truncated, o.read), Page: pageTransports})
+		j.fail(rules.Failure{Rule: rules.Truncated, Text: fmt.Sprintf("%s (the connection broke: %v)", w.Truncated, o.read)})
 	case w.Truncated != "":
-		j.fail(Failure{Rule: Truncated, Text: w.Truncated, Page: pageTransports})
+		j.fail(rules.Failure{Rule: rules.Truncated, Text: w.Truncated})
 	case !cut:
 	case j.violation != nil && w.ActiveRun != "":
-		j.fail(Failure{Rule: agent.StreamBroken, Text: fmt.Sprintf("the connection broke while run %q was active: %v", w.ActiveRun, o.read)})
+		j.fail(rules.Failure{Rule: rules.StreamBroken, Text: fmt.Sprintf("the connection broke while run %q was active: %v", w.ActiveRun, o.read)})
 	case j.violation != nil:
-		j.fail(Failure{Rule: agent.StreamBroken, Text: fmt.Sprintf("the connection broke after the stream broke a rule: %v", o.read)})
+		j.fail(rules.Failure{Rule: rules.StreamBroken, Text: fmt.Sprintf("the connection broke after the stream broke a rule: %v", o.read)})
 	default:
-		j.fail(Failure{Rule: agent.StreamBroken, Text: fmt.Sprintf("the connection broke after every run ended: %v", o.read)})
+		j.fail(rules.Failure{Rule: rules.StreamBroken, Text: fmt.Sprintf("the connection broke after every run ended: %v", o.read)})
 	}
 }
 
@@ -379,7 +381,7 @@ func (j *judging) frame(f script.Frame) {
 	j.frames = append(j.frames, f)
 }
 
-func (j *judging) fail(f Failure) { j.run.Failures = append(j.run.Failures, f) }
+func (j *judging) fail(f rules.Failure) { j.run.Failures = append(j.run.Failures, f) }
 
 func (j *judging) note(format string, args ...any) {
 	j.run.Notes = append(j.run.Notes, fmt.Sprintf(format, args...))

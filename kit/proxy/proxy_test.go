@@ -17,6 +17,7 @@ import (
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 	"github.com/agent-analysis/agent-analysis/kit/check"
 	"github.com/agent-analysis/agent-analysis/kit/proxy"
+	"github.com/agent-analysis/agent-analysis/kit/rules"
 	"github.com/agent-analysis/agent-analysis/server"
 	"github.com/agent-analysis/agent-analysis/server/library"
 )
@@ -102,7 +103,7 @@ func post(t *testing.T, c *http.Client, url string, body []byte) (*http.Response
 	return resp, data
 }
 
-func rules(failures []proxy.Failure) []string {
+func ruleIDs(failures []rules.Failure) []string {
 	var out []string
 	for _, f := range failures {
 		out = append(out, f.Rule)
@@ -143,16 +144,16 @@ func TestEveryBuiltInScriptThroughTheProxy(t *testing.T) {
 				wantRules = append(wantRules, failure.Rule)
 			}
 			slices.Sort(wantRules)
-			if run.OK() != res.OK || !slices.Equal(rules(run.Failures), wantRules) {
-				t.Errorf("proxy: %v %v; check -url: %v %v\n%s", run.OK(), rules(run.Failures), res.OK, wantRules, strings.Join(run.Lines(true), "\n"))
+			if run.OK() != res.OK || !slices.Equal(ruleIDs(run.Failures), wantRules) {
+				t.Errorf("proxy: %v %v; check -url: %v %v\n%s", run.OK(), ruleIDs(run.Failures), res.OK, wantRules, strings.Join(run.Lines(true), "\n"))
 			}
 			if run.ThreadID != in.ThreadID || run.RunID != in.RunID || run.Events != ex.Transport.Events || run.Bytes != int64(len(wantBody)) {
 				t.Errorf("run %+v, want thread %s run %s, %d events, %d bytes", run, in.ThreadID, in.RunID, ex.Transport.Events, len(wantBody))
 			}
 			if v := ex.Violation; v != nil {
 				for _, failure := range run.Failures {
-					if failure.Rule == v.Rule.ID() && (failure.Event != v.Index+1 || failure.Page != v.Rule.URL()) {
-						t.Errorf("%s at event %d (%s), want event %d (%s)", failure.Rule, failure.Event, failure.Page, v.Index+1, v.Rule.URL())
+					if failure.Rule == v.Rule.ID() && (failure.Event != v.Index+1 || failure.Page() != v.Rule.URL()) {
+						t.Errorf("%s at event %d (%s), want event %d (%s)", failure.Rule, failure.Event, failure.Page(), v.Index+1, v.Rule.URL())
 					}
 				}
 			}
@@ -195,7 +196,7 @@ func TestPathsJoinTheUpstreams(t *testing.T) {
 	}
 	// The POST to / went to the upstream's root, a page, not the API.
 	resp, _ = post(t, c, th.url+"/", body)
-	if run := th.next(t); resp.StatusCode < 300 || run.OK() || run.Failures[0].Rule != agent.HTTPStatus {
+	if run := th.next(t); resp.StatusCode < 300 || run.OK() || run.Failures[0].Rule != rules.HTTPStatus {
 		t.Errorf("%d %+v", resp.StatusCode, run)
 	}
 	select {
@@ -215,8 +216,8 @@ func TestInputAndResume(t *testing.T) {
 
 	resp, _ := post(t, c, th.url, []byte(`{"threadId":"t1","runId":"r1","messages":{},"forwardedProps":{"scenario":"normal"}}`))
 	run := th.next(t)
-	if resp.StatusCode != 400 || run.OK() || run.Failures[0].Rule != proxy.InputRule || run.Failures[0].Field != "messages" ||
-		!slices.Contains(rules(run.Failures), agent.HTTPStatus) {
+	if resp.StatusCode != 400 || run.OK() || run.Failures[0].Rule != rules.Input || run.Failures[0].Field != "messages" ||
+		!slices.Contains(ruleIDs(run.Failures), rules.HTTPStatus) {
 		t.Errorf("%d %+v", resp.StatusCode, run.Failures)
 	}
 
@@ -232,7 +233,7 @@ func TestInputAndResume(t *testing.T) {
 	bad := []byte(`{"threadId":"th-a","runId":"r2","messages":[],"resume":[{"interruptId":"nope","status":"cancelled"}],"forwardedProps":{"scenario":"approval"}}`)
 	post(t, c, th.url, bad)
 	run = th.next(t)
-	if run.OK() || run.Failures[0].Rule != proxy.ResumeRule || run.Failures[0].Field != "resume/0/interruptId" {
+	if run.OK() || run.Failures[0].Rule != rules.Resume || run.Failures[0].Field != "resume/0/interruptId" {
 		t.Errorf("a resume naming no interrupt: %v", run.Lines(true))
 	}
 
@@ -254,14 +255,14 @@ func TestInputAndResume(t *testing.T) {
 	good, _, _ := resume.Request("")
 	post(t, c, th.url, good)
 	run = th.next(t)
-	if slices.Contains(rules(run.Failures), proxy.ResumeRule) {
+	if slices.Contains(ruleIDs(run.Failures), rules.Resume) {
 		t.Errorf("a covering resume: %v", run.Lines(true))
 	}
 
 	// A resume on a thread the proxy never saw is noted, not failed.
 	post(t, c, th.url, bytes.ReplaceAll(good, []byte("th-b"), []byte("th-unknown")))
 	run = th.next(t)
-	if slices.Contains(rules(run.Failures), proxy.ResumeRule) || !strings.Contains(strings.Join(run.Notes, "\n"), "saw no earlier run") {
+	if slices.Contains(ruleIDs(run.Failures), rules.Resume) || !strings.Contains(strings.Join(run.Notes, "\n"), "saw no earlier run") {
 		t.Errorf("an unknown thread's resume: %v", run.Lines(true))
 	}
 }
@@ -306,7 +307,7 @@ func TestLog(t *testing.T) {
 			got = append(got, f.Rule)
 		}
 		slices.Sort(got)
-		if res.OK != run.OK() || !slices.Equal(got, rules(run.Failures)) {
+		if res.OK != run.OK() || !slices.Equal(got, ruleIDs(run.Failures)) {
 			t.Errorf("%s: check says %v %v, the proxy %v", scenario, res.OK, got, run.Lines(false))
 		}
 	}

@@ -7,27 +7,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/kit/rules"
 )
 
-// The proxy's own rules, besides the engine's (agui.Rule.ID) and the
-// transport checks check -url makes (package agent: http-status,
-// content-type, sse-framing, unreachable, stream-broken, interrupted).
-const (
-	InputRule     = "input"          // the client's RunAgentInput is not a 1.0 one (agui.ReadInput)
-	ResumeRule    = "resume"         // its resume list does not answer the thread's open interrupts (agui.Pending.Check)
-	Truncated     = "truncated"      // the stream ended with a run active, or without the requested run
-	ClientGone    = "client-gone"    // the client left before the stream ended
-	ClientStalled = "client-stalled" // the client read nothing for the write timeout
-	Unjudged      = "unjudged"       // the proxy could not judge the stream: the bytes passed regardless
-)
-
-// The spec pages of the proxy's rules that have one.
-var (
-	pageRunInput   = "https://docs.ag-ui.com/spec/1.0/basic/run-input"
-	pageInterrupts = agui.InterruptIDs.URL()
-	pageTransports = "https://docs.ag-ui.com/spec/1.0/basic/transports"
-)
+// ClientGone is a run its client cancelled: it left before the stream
+// ended, as a user pressing Stop does. It breaks no rule.
+const ClientGone = "client-gone"
 
 // Run is one run that passed the proxy, judged.
 type Run struct {
@@ -36,24 +21,15 @@ type Run struct {
 	Status           int    // the upstream's answer; 0 when none came
 	ContentType      string
 	Events, Comments int
-	Bytes            int64         // of the answer's body, passed to the client
-	Answered         time.Duration // from the request to the answer's headers
-	LongestGap       time.Duration // the longest time no byte came, from the headers to the end
-	Took             time.Duration // from the request to the stream's end
-	Failures         []Failure     // empty when the run is OK
-	Notes            []string      // warnings and the like: never a failure
-	Logged           string        // the script file the run was written to; "" when none
+	Bytes            int64           // of the answer's body, passed to the client
+	Answered         time.Duration   // from the request to the answer's headers
+	LongestGap       time.Duration   // the longest time no byte came, from the headers to the end
+	Took             time.Duration   // from the request to the stream's end
+	Failures         []rules.Failure // empty when the run is OK
+	Notes            []string        // warnings and the like: never a failure
+	Logged           string          // the script file the run was written to; "" when none
 
 	sent []byte // the input, for the log
-}
-
-// Failure is one way a run failed.
-type Failure struct {
-	Rule  string // an engine rule id, a transport check (package agent) or the proxy's own
-	Event int    // the event it happened at, from 1 as the page's Wire list numbers them; 0 when none
-	Field string // the input's member at fault (a JSON Pointer without its slash), for input and resume
-	Text  string
-	Page  string // the spec page of the rule, when it has one
 }
 
 // OK reports whether the run broke no rule.
@@ -67,15 +43,6 @@ func (r Run) Name() string {
 	return fmt.Sprintf("thread %s run %s", r.ThreadID, r.RunID)
 }
 
-// String is the failure in one line: "after-finish at event 5: …".
-func (f Failure) String() string {
-	s := f.Rule
-	if f.Event > 0 {
-		s += fmt.Sprintf(" at event %d", f.Event)
-	}
-	return s + ": " + f.Text
-}
-
 // Lines are the run as the proxy prints it: "ok   thread t1 run r1 · 6
 // events", or "FAIL thread t1 run r1: rule at event N: why" and a line per
 // further failure, each with its page; with verbose, the notes too.
@@ -84,9 +51,9 @@ func (r Run) Lines(verbose bool) []string {
 	if r.OK() {
 		out = append(out, fmt.Sprintf("ok   %s · %s", r.Name(), r.measures()))
 	} else {
-		out = append(out, fmt.Sprintf("FAIL %s: %s%s", r.Name(), r.Failures[0], page(r.Failures[0])))
+		out = append(out, fmt.Sprintf("FAIL %s: %s", r.Name(), r.Failures[0].Line()))
 		for _, f := range r.Failures[1:] {
-			out = append(out, fmt.Sprintf("     and %s%s", f, page(f)))
+			out = append(out, "     and "+f.Line())
 		}
 		out = append(out, "     "+r.measures())
 	}
@@ -99,13 +66,6 @@ func (r Run) Lines(verbose bool) []string {
 		}
 	}
 	return out
-}
-
-func page(f Failure) string {
-	if f.Page == "" {
-		return ""
-	}
-	return " (" + f.Page + ")"
 }
 
 func (r Run) measures() string {

@@ -15,7 +15,7 @@ func (p *Proxy) SARIF(r Run) []sarif.Result {
 	out := make([]sarif.Result, 0, len(r.Failures))
 	for _, f := range r.Failures {
 		out = append(out, sarif.Result{
-			RuleID: f.Rule, HelpURI: f.Page, Message: r.Name() + ": " + f.String(), URI: where, Event: f.Event,
+			RuleID: f.Rule, HelpURI: f.Page(), Message: r.Name() + ": " + f.String(), URI: where, Event: f.Event,
 		})
 	}
 	return out

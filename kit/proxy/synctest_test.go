@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-analysis/agent-analysis/internal/pipenet"
 	"github.com/agent-analysis/agent-analysis/kit/proxy"
+	"github.com/agent-analysis/agent-analysis/kit/rules"
 )
 
 // Inside a synctest bubble the clock is virtual, so silences and write
@@ -126,7 +127,7 @@ func TestStalledClientIsDroppedOnTime(t *testing.T) {
 		at := <-cancelled
 		run := <-runs
 		resp.Body.Close()
-		if len(run.Failures) != 1 || run.Failures[0].Rule != proxy.ClientStalled {
+		if len(run.Failures) != 1 || run.Failures[0].Rule != rules.Stalled {
 			t.Errorf("%v", run.Lines(true))
 		}
 		if took := at.Sub(began); took < 10*time.Second || took > 11*time.Second {

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+
 	"github.com/agent-analysis/agent-analysis/internal/atomicfile"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 	"github.com/agent-analysis/agent-analysis/kit/check"
@@ -36,7 +38,7 @@ func Record(ctx context.Context, r agent.Request, path string, answer *agent.Ans
 	ex := agent.Run(ctx, r)
 	verdicts := []check.Result{check.Live(name, ex)}
 	if f := unfinished(ex); f != nil {
-		return verdicts, fmt.Errorf("nothing recorded: %s: %s", f.Check, f.Text)
+		return verdicts, fmt.Errorf("nothing recorded: %s: %s", f.Rule, f.Text)
 	}
 	var resumed *agent.Resumed
 	switch {
@@ -48,7 +50,7 @@ func Record(ctx context.Context, r agent.Request, path string, answer *agent.Ans
 			return verdicts, fmt.Errorf("nothing recorded: the resume was not sent: %w", res.Refused)
 		}
 		if f := unfinished(res.Exchange); f != nil {
-			return verdicts, fmt.Errorf("nothing recorded: the resumed run: %s: %s", f.Check, f.Text)
+			return verdicts, fmt.Errorf("nothing recorded: the resumed run: %s: %s", f.Rule, f.Text)
 		}
 	case answer != nil && ex.Interrupted == nil:
 		verdicts[0].Notes = append(verdicts[0].Notes, "-answer: the run did not end interrupted: there was nothing to answer")
@@ -77,9 +79,9 @@ func Record(ctx context.Context, r agent.Request, path string, answer *agent.Ans
 // unfinished is the failure that kept the stream from being read to its
 // end, if one did. A stream cut inside an event, or whose connection broke
 // after its runs ended, was read to its end: a client sees no more.
-func unfinished(ex agent.Exchange) *agent.Finding {
+func unfinished(ex agent.Exchange) *rules.Failure {
 	for _, f := range ex.Failures {
-		if f.Check != agent.SSEFraming && f.Check != agent.StreamBroken {
+		if f.Rule != rules.SSEFraming && f.Rule != rules.StreamBroken {
 			return &f
 		}
 	}
