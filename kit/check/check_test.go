@@ -23,7 +23,7 @@ func TestFilesAgreeAndDisagree(t *testing.T) {
 	if r := got["valid"]; !r.OK {
 		t.Errorf("valid: %+v", r)
 	}
-	if r := got["after-finish"]; r.OK || r.Failures[0].Rule != "after-finish" || !strings.Contains(r.Failures[0].Text, "after-finish at event 3") {
+	if r := got["after-finish"]; r.OK || r.Failures[0].Rule != "after-finish" || r.Failures[0].Event != 3 || !strings.HasPrefix(r.Failures[0].Text, "STATE_DELTA after run") {
 		t.Errorf("after-finish: %+v", r)
 	}
 	wrong := got["wrong-expectations"]
@@ -96,7 +96,7 @@ func TestPrint(t *testing.T) {
 	results := []Result{{Name: "a", OK: true, Notes: []string{"n"}}, {Name: "b", Failures: []rules.Failure{{Rule: "r1", Text: "x"}, {Rule: "r2", Text: "y"}}}}
 	var b bytes.Buffer
 	Print(&b, results, false)
-	if want := "ok   a\nFAIL b: x; y\n1 passed, 1 failed (1 note at SHOULD or wording level: -v lists them)\n"; b.String() != want {
+	if want := "ok   a\nFAIL b: r1: x\n     and r2: y\n1 passed, 1 failed (1 note at SHOULD or wording level: -v lists them)\n"; b.String() != want {
 		t.Errorf("%q", b.String())
 	}
 	b.Reset()

@@ -165,7 +165,7 @@ func verdict(r Replay) *rules.Failure {
 	case r.Violation != nil:
 		return violation(r.Violation)
 	case r.Truncated != "":
-		return &rules.Failure{Rule: rules.Truncated, Text: "truncated: " + r.Truncated}
+		return &rules.Failure{Rule: rules.Truncated, Text: r.Truncated}
 	}
 	return nil
 }
@@ -173,7 +173,7 @@ func verdict(r Replay) *rules.Failure {
 // violation says where the stream broke the rule, its events numbered
 // from 1 as the page's Wire list and the proxy number them.
 func violation(v *agui.Violation) *rules.Failure {
-	return &rules.Failure{Rule: v.Rule.ID(), Text: fmt.Sprintf("%s at event %d: %s", v.Rule.ID(), v.Index+1, v.Reason), Event: v.Index + 1}
+	return &rules.Failure{Rule: v.Rule.ID(), Text: v.Reason, Event: v.Index + 1}
 }
 
 func decode(raw json.RawMessage) jsonpatch.Value {

@@ -54,7 +54,7 @@ func TestContinuationsThatGoWrong(t *testing.T) {
 	for name, want := range map[string]struct{ rule, says string }{
 		"expired":      {rules.Resume, "the resume was not sent: resume/1/status: "},
 		"other-thread": {"thread-of-run", `RUN_STARTED names thread "u"`},
-		"never-ends":   {rules.Truncated, "truncated: "},
+		"never-ends":   {rules.Truncated, "the stream ended while run "},
 		"wrong-expect": {"expect.state", `state {"n":1}, want {"n":5}`},
 	} {
 		r := got[name]

@@ -14,7 +14,7 @@ import (
 // reporter action, GitLab, Jenkins): one testsuite, one testcase per
 // script file or live run, one <failure> per failing testcase whose type
 // is the first rule it broke and whose text lists every failure as
-// "rule: what". Notes go to <system-out>.
+// "rule at event N: what (page)". Notes go to <system-out>.
 
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
@@ -90,9 +90,9 @@ func junitFailureOf(failures []rules.Failure) *junitFailure {
 	}
 	lines := make([]string, len(failures))
 	for i, f := range failures {
-		lines[i] = f.Rule + ": " + strings.TrimPrefix(f.Text, f.Rule+" ") // "rule: at event 3: …", the rule said once
+		lines[i] = f.Line()
 	}
-	message := failures[0].Text
+	message := failures[0].String()
 	if len(failures) > 1 {
 		message = fmt.Sprintf("%s (and %d more)", message, len(failures)-1)
 	}

@@ -16,13 +16,13 @@ func Live(name string, ex agent.Exchange) Result {
 	transport := ex.Transport
 	res := Result{Name: name, Transport: &transport}
 	for _, f := range ex.Failures {
-		res.Failures = append(res.Failures, rules.Failure{Rule: f.Rule, Text: f.Text})
+		res.Failures = append(res.Failures, f)
 	}
 	if ex.Violation != nil {
 		res.Failures = append(res.Failures, *violation(ex.Violation))
 	}
 	if ex.Truncated != "" {
-		res.Failures = append(res.Failures, rules.Failure{Rule: rules.Truncated, Text: "truncated: " + ex.Truncated})
+		res.Failures = append(res.Failures, rules.Failure{Rule: rules.Truncated, Text: ex.Truncated})
 	}
 	res.warned(ex.Warnings)
 	res.Notes = append(res.Notes, ex.Notes...)
@@ -38,7 +38,7 @@ func Live(name string, ex agent.Exchange) Result {
 func (res *Result) warned(warnings []agui.Warning) {
 	for _, w := range warnings {
 		res.Notes = append(res.Notes, fmt.Sprintf("warning (%s): %s", w.Rule.ID(), w.Text))
-		res.Warnings = append(res.Warnings, rules.Failure{Rule: w.Rule.ID(), Text: "warning: " + w.Text, Event: w.Index + 1})
+		res.Warnings = append(res.Warnings, rules.Failure{Rule: w.Rule.ID(), Text: w.Text + " (a warning: -strict fails it)", Event: w.Index + 1})
 	}
 }
 

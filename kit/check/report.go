@@ -117,18 +117,18 @@ func capture(name string, c agent.Capture, useExpect bool) Result {
 	}
 	res := Script(s, useExpect)
 	for _, f := range c.Failures {
-		res.Failures = append(res.Failures, rules.Failure{Rule: f.Rule, Text: f.Text})
+		res.Failures = append(res.Failures, f)
 	}
 	res.Notes = append(res.Notes, c.Notes...)
 	res.OK = len(res.Failures) == 0
 	return res
 }
 
-// Why is what failed, every failure's text, in one line.
+// Why is what failed, every failure led by its rule, in one line.
 func (r Result) Why() string {
 	texts := make([]string, len(r.Failures))
 	for i, f := range r.Failures {
-		texts[i] = f.Text
+		texts[i] = f.String()
 	}
 	return strings.Join(texts, "; ")
 }
@@ -147,7 +147,10 @@ func Print(w io.Writer, results []Result, verbose bool) {
 			passed++
 			fmt.Fprintf(w, "ok   %s%s\n", r.Name, interrupted)
 		} else {
-			fmt.Fprintf(w, "FAIL %s: %s%s\n", r.Name, r.Why(), interrupted)
+			fmt.Fprintf(w, "FAIL %s: %s%s\n", r.Name, r.Failures[0].Line(), interrupted)
+			for _, f := range r.Failures[1:] {
+				fmt.Fprintf(w, "     and %s\n", f.Line())
+			}
 		}
 		if r.Transport != nil {
 			fmt.Fprintf(w, "     %s\n", r.Transport)

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/kit/sarif"
 )
 
@@ -14,10 +13,7 @@ func SARIF(results []Result, lines func(path string, event int) int) []sarif.Res
 	var out []sarif.Result
 	for _, r := range results {
 		for _, f := range r.Failures {
-			s := sarif.Result{RuleID: f.Rule, Message: r.Name + ": " + f.Text, Event: f.Event}
-			if rule, ok := agui.RuleByID(f.Rule); ok {
-				s.HelpURI = rule.URL()
-			}
+			s := sarif.Result{RuleID: f.Rule, HelpURI: f.Page(), Message: r.Name + ": " + f.Text, Event: f.Event}
 			switch {
 			case r.Transport != nil:
 				s.URI = r.Transport.URL

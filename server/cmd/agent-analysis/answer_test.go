@@ -141,12 +141,12 @@ func TestCheckURLAgainstAgentsThatResumeBadly(t *testing.T) {
 		{"never comes", []string{"-timeout", "200ms"}, func(w http.ResponseWriter, r *http.Request, _ map[string]json.RawMessage) {
 			servertest.NeverAnswers(w, r)
 		},
-			"FAIL normal/cancelled: no answer within 200ms: the agent sent no response headers", true, ""},
+			"FAIL normal/cancelled: timeout: no answer within 200ms: the agent sent no response headers", true, ""},
 		{"answers 422", nil, func(w http.ResponseWriter, r *http.Request, _ map[string]json.RawMessage) {
 			w.Header().Set("Content-Type", "application/problem+json")
 			w.WriteHeader(http.StatusUnprocessableEntity)
 			fmt.Fprint(w, `{"title":"Bad resume","detail":"resume/0: no such interrupt"}`)
-		}, "FAIL normal/cancelled: the agent answered 422 Unprocessable Entity, not 2xx: Bad resume resume/0: no such interrupt", true, ""},
+		}, "FAIL normal/cancelled: http-status: the agent answered 422 Unprocessable Entity, not 2xx: Bad resume resume/0: no such interrupt", true, ""},
 		{"stream cut", nil, resumedWith("-", callResult), `FAIL normal/cancelled: truncated: `, true, ""},
 		{"interrupts again", nil, resumedWith(`,"outcome":{"type":"interrupt","interrupts":[{"id":"again","reason":"x"}]}`),
 			`ok   normal/cancelled (interrupted: again: run "run-`, false, ""},
@@ -183,7 +183,7 @@ func TestCheckURLSendsNoResumeTheEngineRefuses(t *testing.T) {
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"check", "-url", url, "-answer", late}, &out, io.Discard)
 	lines := strings.Split(out.String(), "\n")
-	if !errors.Is(err, errFailed) || lines[2] != `FAIL normal/late: the resume was not sent: resume/1/status: interrupt "late" expired at 2001-01-01T00:00:00Z: it can only be cancelled` ||
+	if !errors.Is(err, errFailed) || lines[2] != `FAIL normal/late: resume: the resume was not sent: resume/1/status: interrupt "late" expired at 2001-01-01T00:00:00Z: it can only be cancelled (https://docs.ag-ui.com/spec/1.0/basic/patterns/interrupt-resume)` ||
 		asked.Load() != 1 {
 		t.Errorf("%v, asked %d\n%s", err, asked.Load(), out.String())
 	}
@@ -248,7 +248,7 @@ func TestRecordAnswersOnlyWhatItCan(t *testing.T) {
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"record", "-url", refusing, "-answer", "reject", "-o", path}, &out, io.Discard)
 	if err == nil || err.Error() != "record: nothing recorded: the resumed run: http-status: the agent answered 400 Bad Request, not 2xx: \"no\"" ||
-		!strings.HasPrefix(out.String(), "FAIL rec/rejected: the agent answered 400") {
+		!strings.HasPrefix(out.String(), "FAIL rec/rejected: http-status: the agent answered 400") {
 		t.Errorf("%v\n%s", err, out.String())
 	}
 	if _, err := os.Stat(path); err == nil {

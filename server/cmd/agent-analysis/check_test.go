@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/agent-analysis/agent-analysis/internal/testfile"
+	"github.com/agent-analysis/agent-analysis/kit/rules"
 	"github.com/agent-analysis/agent-analysis/kit/sarif"
 	"github.com/agent-analysis/agent-analysis/kit/sarif/sariftest"
 	"github.com/agent-analysis/agent-analysis/server/servertest"
@@ -28,8 +29,10 @@ func TestCheckCommand(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 5 || lines[0] != "FAIL after-finish: after-finish at event 3: STATE_DELTA after run \"r\" finished: only RUN_STARTED or RUN_ERROR may follow RUN_FINISHED" ||
-		lines[1] != "ok   delta-applies" || lines[4] != "2 passed, 2 failed (1 note at SHOULD or wording level: -v lists them)" {
+	if len(lines) != 9 || lines[0] != "FAIL after-finish: after-finish at event 3: STATE_DELTA after run \"r\" finished: only RUN_STARTED or RUN_ERROR may follow RUN_FINISHED (https://docs.ag-ui.com/spec/1.0/events/lifecycle)" ||
+		lines[1] != "ok   delta-applies" || lines[3] != "FAIL wrong-expectations: expect.outcome: outcome completed (every run ended), want failed ("+rules.Guide+")" ||
+		lines[4] != "     and expect.runError: runError \"the model is overloaded\", want one containing \"rate limited\" ("+rules.Guide+")" ||
+		lines[8] != "2 passed, 2 failed (1 note at SHOULD or wording level: -v lists them)" {
 		t.Errorf("output:\n%s", out.String())
 	}
 
@@ -127,8 +130,8 @@ func TestCheckURLAgainstAgentsThatDoNotStream(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-url", silent, "-timeout", "100ms"}, "FAIL normal: no answer within 100ms: the agent sent no response headers\n     no answer · "},
-		{[]string{"-url", html}, `FAIL normal: the answer is "text/html", not text/event-stream: "<h1>Not here</h1>"` + "\n     200 text/html · 0 events"},
+		{[]string{"-url", silent, "-timeout", "100ms"}, "FAIL normal: timeout: no answer within 100ms: the agent sent no response headers (" + rules.Guide + ")\n     no answer · "},
+		{[]string{"-url", html}, `FAIL normal: content-type: the answer is "text/html", not text/event-stream: "<h1>Not here</h1>" (https://docs.ag-ui.com/spec/1.0/basic/transports/http-sse)` + "\n     200 text/html · 0 events"},
 	} {
 		var out bytes.Buffer
 		err := run(t.Context(), append([]string{"check"}, tt.args...), &out, io.Discard)
@@ -199,7 +202,7 @@ func TestCheckURLStopsWhenInterrupted(t *testing.T) {
 	a, b := testfile.Write(t, dir, "a.json", "{}"), testfile.Write(t, dir, "b.json", "{}")
 	var out bytes.Buffer
 	err := run(ctx, []string{"check", "-url", agentURL, "-input", a, "-input", b}, &out, io.Discard)
-	if !errors.Is(err, errFailed) || !strings.HasPrefix(out.String(), "FAIL a: the run was interrupted: context canceled\n") ||
+	if !errors.Is(err, errFailed) || !strings.HasPrefix(out.String(), "FAIL a: interrupted: the run was interrupted: context canceled ("+rules.Guide+")\n") ||
 		!strings.HasSuffix(out.String(), "0 passed, 1 failed\n") || asked.Load() != 1 {
 		t.Errorf("%v, asked %d times:\n%s", err, asked.Load(), out.String())
 	}
@@ -254,7 +257,7 @@ func TestCheckStrictAndSARIF(t *testing.T) {
 	report := filepath.Join(dir, "report.sarif")
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"check", "-strict", "-sarif", report, warned, broken}, &out, io.Discard)
-	if !errors.Is(err, errFailed) || !strings.Contains(out.String(), "FAIL warned: warning: dropped an event of unknown type FUTURE_EVENT") {
+	if !errors.Is(err, errFailed) || !strings.Contains(out.String(), "FAIL warned: unknown-event at event 2: dropped an event of unknown type FUTURE_EVENT") {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	raw, err := os.ReadFile(report)

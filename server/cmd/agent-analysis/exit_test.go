@@ -58,8 +58,8 @@ func TestOneUnreadableFileAmongSeveral(t *testing.T) {
 	var out bytes.Buffer
 	err := run(context.Background(), []string{"check", bad, gone, "../../../kit/check/testdata/scripts/valid.jsonl"}, &out, io.Discard)
 	lines := strings.Split(out.String(), "\n")
-	if !errors.Is(err, errFailed) || !strings.HasPrefix(lines[0], "FAIL bad: "+bad+": line 1: invalid JSON") ||
-		!strings.HasPrefix(lines[1], "FAIL gone: "+gone+": ") || lines[2] != "ok   valid" || lines[3] != "1 passed, 2 failed" {
+	if !errors.Is(err, errFailed) || !strings.HasPrefix(lines[0], "FAIL bad: file: "+bad+": line 1: invalid JSON") ||
+		!strings.HasPrefix(lines[1], "FAIL gone: file: "+gone+": ") || lines[2] != "ok   valid" || lines[3] != "1 passed, 2 failed" {
 		t.Errorf("%v\n%s", err, out.String())
 	}
 }
