@@ -138,7 +138,7 @@ type serverProcess struct {
 
 // startServer runs the binary on a free loopback port and reads its log.
 func startServer(bin string, args ...string) (*serverProcess, error) {
-	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-log-json"}, args...)...)
+	cmd := exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0", "-log-json"}, args...)...)
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = dieWithUs()
 	out, err := cmd.StdoutPipe()

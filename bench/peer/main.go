@@ -48,7 +48,7 @@ func run(streams int) error {
 			return fmt.Errorf("npm ci in bench/peer/node: %w", err)
 		}
 	}
-	goServer, err := load.Start("Go", exec.Command(bin, "-addr", "127.0.0.1:0", "-no-delay", "-log-json", "-web", work), `"url":"http://`, func(line string) string {
+	goServer, err := load.Start("Go", exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-no-delay", "-log-json", "-web", work), `"url":"http://`, func(line string) string {
 		_, rest, _ := strings.Cut(line, `"url":"`)
 		url, _, _ := strings.Cut(rest, `"`)
 		return strings.TrimSuffix(url, "/agent-analysis")

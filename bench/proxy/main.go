@@ -45,7 +45,7 @@ func run(streams, c int) error {
 	if err != nil {
 		return err
 	}
-	server, err := load.Start("server", exec.Command(bin, "-addr", "127.0.0.1:0", "-no-delay", "-log-json", "-web", work), `"url":"http://`, func(line string) string {
+	server, err := load.Start("server", exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-no-delay", "-log-json", "-web", work), `"url":"http://`, func(line string) string {
 		_, rest, _ := strings.Cut(line, `"url":"`)
 		url, _, _ := strings.Cut(rest, `"`)
 		return strings.TrimSuffix(url, "/agent-analysis")

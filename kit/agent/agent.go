@@ -29,6 +29,9 @@ const DefaultTimeout = 60 * time.Second
 type Request struct {
 	URL   string
 	Input agui.Input // what is sent (Input.Request), and what the engine judges the stream against
+	// Header holds headers to send besides Content-Type and Accept (a
+	// token, an API key). Their values are sent and never reported.
+	Header http.Header
 	// Timeout bounds the whole exchange, from sending the request to the
 	// stream's end: an agent that never answers, or streams forever, is
 	// cut there. 0 means DefaultTimeout.
@@ -39,6 +42,11 @@ type Request struct {
 	// Continues is the interrupted run this one resumes (Resume): the
 	// engine warns when the run leaves an interrupted tool call unanswered.
 	Continues agui.Pending
+	// Stop, when set, aborts the request as a user pressing Stop does
+	// (Stop.Events events in, or Stop.After after it was sent): the run
+	// is judged on what came until then, and its truncation is no
+	// failure.
+	Stop *Stop
 
 	dial dialer // tests connect in memory, where a synctest bubble's clock runs
 }
@@ -64,14 +72,18 @@ type Exchange struct {
 	// Interrupted is what the run left open when it ended with the
 	// interrupt outcome; nil when it did not. Resume answers it.
 	Interrupted *agui.Pending
-	next        agui.Input // what a run that continues this one starts from
-	nextErr     error      // why there is none
+	// Stopped is when Request.Stop aborted the run; nil when the stream
+	// ended, or failed, first.
+	Stopped *Stopped
+	next    agui.Input // what a run that continues this one starts from
+	nextErr error      // why there is none
 }
 
 // The causes a run's context ends with, besides its caller's.
 var (
 	errTimeout = errors.New("the timeout passed")
 	errTooLong = errors.New("more than a script may hold")
+	errStopped = errors.New("stopped as asked")
 )
 
 // Run asks the agent for one run and reads the stream to its end. Every
@@ -85,6 +97,10 @@ func Run(ctx context.Context, r Request) Exchange {
 	defer cancel()
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	if r.Stop != nil && r.Stop.After > 0 {
+		timer := time.AfterFunc(r.Stop.After, func() { stop(errStopped) })
+		defer timer.Stop()
+	}
 	run := &reading{Request: r, ex: Exchange{Transport: Transport{URL: RedactURL(r.URL)}}, start: time.Now(), timeout: timeout, stop: stop}
 	run.exchange(ctx)
 	if run.ex.Transport.Took == 0 { // no stream was read, which sets it at its end
@@ -106,7 +122,7 @@ func (run *reading) exchange(ctx context.Context) {
 		return
 	}
 	run.ex.Sent = body
-	resp, err := post(ctx, run.URL, body, run.dial)
+	resp, err := post(ctx, run.URL, body, run.Header, run.dial)
 	if err != nil {
 		run.ended(ctx, fmt.Errorf("the request failed: %w", err))
 		return
@@ -118,18 +134,24 @@ func (run *reading) exchange(ctx context.Context) {
 		run.ex.Failures = append(run.ex.Failures, *f)
 		return
 	}
+	if run.Stop != nil && run.Stop.After == 0 && run.Stop.Events == 0 {
+		run.stop(errStopped) // at the answer's headers, before any event
+	}
 	run.read(ctx, resp.Body, consumer)
 }
 
 // post sends the input as a client does. Each run has a connection of its
 // own, closed with it, and follows no redirect: AG-UI posts once.
-func post(ctx context.Context, url string, body []byte, dial dialer) (*http.Response, error) {
+func post(ctx context.Context, url string, body []byte, header http.Header, dial dialer) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
+	for name, values := range header { // as curl -H: a header given replaces ours
+		req.Header[name] = values
+	}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.DisableKeepAlives = true
 	if dial != nil {
@@ -145,3 +167,21 @@ func post(ctx context.Context, url string, body []byte, dial dialer) (*http.Resp
 	}
 	return resp, err
 }
+
+// Stop is when to abort a run, as a user pressing Stop does: after
+// Events events (0: as soon as the answer's headers come), or, when After
+// is set, that long after the request was sent.
+type Stop struct {
+	Events int
+	After  time.Duration
+}
+
+// Stopped is what a run had sent when Request.Stop aborted it.
+type Stopped struct {
+	Events int           // the events it had sent
+	At     time.Duration // since the request was sent
+	Types  []string      // their types, in order (the first MaxStoppedTypes)
+}
+
+// MaxStoppedTypes bounds the event types Stopped keeps.
+const MaxStoppedTypes = 20

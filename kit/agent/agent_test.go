@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 
 func demo(t *testing.T, scenario string) agui.Input {
 	t.Helper()
-	in, err := DemoInput(scenario)
+	in, _, err := NewInput(nil, Inputs{State: []byte(`{"services":[]}`), Scenario: scenario})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,9 +56,10 @@ func IsCapture(data []byte) bool {
 // gives no meaning to noted and skipped.
 func ReadCapture(data []byte) Capture {
 	var c Capture
-	w := Watch(bytes.NewReader(data), nil, func(f script.Frame) {
+	w := Watch(bytes.NewReader(data), nil, func(f script.Frame) bool {
 		f.Event = bytes.Clone(f.Event)
 		c.Frames = append(c.Frames, f)
+		return true
 	})
 	switch {
 	case errors.Is(w.Err, io.EOF):

@@ -15,7 +15,11 @@ import (
 // clients skip, events over several lines, and an event the stream's end
 // cut short, which every client discards.
 type framing struct {
-	comment func(text string) // told of each comment line, as it is read
+	comment func(text string, line int) // told of each comment line, and its number, as it is read
+
+	lines      int // lines read so far
+	eventStart int // the line the last event ended started on
+	start      int // the line the event being read started on
 
 	pending      int            // data lines of the event being read
 	pendingBytes int            // their bytes
@@ -25,17 +29,24 @@ type framing struct {
 }
 
 func (f *framing) line(line []byte) {
+	f.lines++
 	switch {
 	case len(line) == 0:
 		if f.pending > 1 {
 			f.multiLine++
 		}
-		f.pending, f.pendingBytes = 0, 0
+		if f.pending > 0 {
+			f.eventStart = f.start
+		}
+		f.pending, f.pendingBytes, f.start = 0, 0, 0
 		return
 	case line[0] == ':':
 		text := bytes.TrimPrefix(line[1:], []byte(" "))
-		f.comment(string(text))
+		f.comment(string(text), f.lines)
 		return
+	}
+	if f.start == 0 {
+		f.start = f.lines // a field of the event being read, data or not
 	}
 	field, value, _ := bytes.Cut(line, []byte(":"))
 	if string(field) != "data" {

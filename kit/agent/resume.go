@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
+	"github.com/agent-analysis/agent-analysis/kit/rules"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
@@ -38,8 +41,9 @@ func ParseAnswer(value string) (Answer, error) {
 		return Answer{Name: "rejected", how: value}, nil
 	case "cancel":
 		return Answer{Name: "cancelled", how: value}, nil
-	case "":
-		return Answer{}, errors.New("approve, reject, cancel, or a JSON file of resume entries")
+	}
+	if _, err := os.Stat(value); errors.Is(err, fs.ErrNotExist) || value == "" {
+		return Answer{}, errors.New("it is approve, reject, cancel, or a JSON file of resume entries, and no such file exists")
 	}
 	data, err := script.ReadBounded(value, "a resume list")
 	if err != nil {
@@ -67,63 +71,68 @@ func (a Answer) To(p agui.Pending) []agui.Answer {
 	return out
 }
 
-// entry is a ResumeEntry as a file or a script's "when" writes it.
-type entry struct {
-	InterruptID *string         `json:"interruptId"`
-	Status      *string         `json:"status"`
-	Payload     json.RawMessage `json:"payload"`
-	Metadata    json.RawMessage `json:"metadata"`
-}
-
-// ReadAnswers reads a JSON array of ResumeEntry objects exactly: each an
-// interruptId, a status ("resolved" or "cancelled"), and optionally a
-// payload (any JSON value but null) and metadata (an object), nothing
-// else; payloads and metadata are kept as written. The engine judges
-// the list against the interrupts when it is sent.
+// ReadAnswers reads a JSON array of ResumeEntry objects exactly (as
+// package script reads a file): each an interruptId, a status
+// ("resolved" or "cancelled"), and optionally a payload (any JSON value
+// but null) and metadata (an object), nothing else; payloads and
+// metadata are kept as written. The engine judges the list against the
+// interrupts when it is sent. Errors say their line and column.
 func ReadAnswers(data []byte) ([]agui.Answer, error) {
-	var raw []json.RawMessage
-	if err := script.Decode(data, &raw); err != nil {
-		return nil, fmt.Errorf("a resume list is a JSON array of entries: %w", err)
+	d := script.Doc(data)
+	body := bytes.TrimPrefix(data, []byte("\ufeff"))
+	items, err := d.Array(body, len(data)-len(body), "a resume list")
+	if err != nil {
+		return nil, err
 	}
-	if raw == nil {
-		return nil, errors.New("a resume list is a JSON array of entries, not null")
-	}
-	out := make([]agui.Answer, len(raw))
-	for n, item := range raw {
-		a, err := readEntry(item)
+	out := make([]agui.Answer, len(items))
+	for n, it := range items {
+		a, err := readEntry(d, it)
 		if err != nil {
-			return nil, fmt.Errorf("entry %d: %w", n, err)
+			err.Reason = fmt.Sprintf("entry %d: %s", n, err.Reason)
+			return nil, err
 		}
 		out[n] = a
 	}
 	return out, nil
 }
 
-func readEntry(item json.RawMessage) (agui.Answer, error) {
-	var e entry
-	dec := json.NewDecoder(bytes.NewReader(item))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&e); err != nil {
-		return agui.Answer{}, fmt.Errorf("a resume entry is {\"interruptId\", \"status\", \"payload\", \"metadata\"}: %v", err)
+func readEntry(d script.Doc, it script.Item) (agui.Answer, *script.Error) {
+	members, err := d.Object(it.Value, it.At, "a resume entry")
+	if err != nil {
+		return agui.Answer{}, err
 	}
+	if err := d.Only(members, "a resume entry", "interruptId", "status", "payload", "metadata"); err != nil {
+		return agui.Answer{}, err
+	}
+	var a agui.Answer
+	id, status := script.Find(members, "interruptId"), script.Find(members, "status")
 	switch {
-	case e.InterruptID == nil:
-		return agui.Answer{}, errors.New("interruptId is required")
-	case e.Status == nil:
-		return agui.Answer{}, errors.New("status is required")
-	case *e.Status != string(agui.Resolved) && *e.Status != string(agui.Abandoned):
-		return agui.Answer{}, fmt.Errorf("status is %q, not %q or %q", *e.Status, agui.Resolved, agui.Abandoned)
-	case string(e.Payload) == "null":
-		return agui.Answer{}, errors.New("payload must not be null: leave it out for none")
-	case e.Metadata != nil && !bytes.HasPrefix(e.Metadata, []byte("{")):
-		return agui.Answer{}, errors.New("metadata must be an object")
+	case id == nil:
+		return agui.Answer{}, d.ErrorAt(it.At, "interruptId is required")
+	case status == nil:
+		return agui.Answer{}, d.ErrorAt(it.At, "status is required")
 	}
-	a := agui.Answer{InterruptID: *e.InterruptID, Status: agui.ResumeStatus(*e.Status)}
-	if e.Payload != nil {
-		a.Payload = script.Compact(e.Payload)
+	if a.InterruptID, err = d.Text(*id); err != nil {
+		return agui.Answer{}, err
 	}
-	if e.Metadata != nil {
-		a.Metadata = script.Compact(e.Metadata)
+	text, err := d.Text(*status)
+	if err != nil {
+		return agui.Answer{}, err
+	}
+	if a.Status = agui.ResumeStatus(text); a.Status != agui.Resolved && a.Status != agui.Abandoned {
+		return agui.Answer{}, d.ErrorAt(status.At, "status is %q, not %q or %q", text, agui.Resolved, agui.Abandoned)
+	}
+	if p := script.Find(members, "payload"); p != nil {
+		if p.Value.Kind() == 'n' {
+			return agui.Answer{}, d.ErrorAt(p.At, "payload must not be null: leave it out for none")
+		}
+		a.Payload = script.Compact(json.RawMessage(p.Value))
+	}
+	if m := script.Find(members, "metadata"); m != nil {
+		if m.Value.Kind() != '{' {
+			return agui.Answer{}, d.ErrorAt(m.At, "metadata must be an object")
+		}
+		a.Metadata = script.Compact(json.RawMessage(m.Value))
 	}
 	return a, nil
 }
@@ -206,4 +215,35 @@ func Resume(ctx context.Context, r Request, ex Exchange, a Answer) Resumed {
 	r.Input, r.Continues = in, p
 	out.Exchange = Run(ctx, r)
 	return out
+}
+
+// AfterStop asks for the run a client starts after its user pressed Stop
+// on r's run: the same input on the same thread, under a fresh run id.
+// An agent that still holds the thread busy, or refuses it, fails here.
+func AfterStop(ctx context.Context, r Request) Exchange {
+	body, _, err := r.Input.Request("")
+	if err == nil {
+		var in agui.Input
+		if in, err = withRunID(body, freshID("run")); err == nil {
+			r.Input, r.Stop = in, nil
+			return Run(ctx, r)
+		}
+	}
+	return Exchange{Failures: []rules.Failure{{Rule: rules.Input, Text: "the run after the stop cannot be asked for: " + err.Error()}}}
+}
+
+// withRunID is the input sent as body, under another run id.
+func withRunID(body []byte, runID string) (agui.Input, error) {
+	o, _, ok := jsonpatch.DecodeObject(body)
+	if !ok {
+		return agui.Input{}, errors.New("the input sent is not a JSON object")
+	}
+	names, values := o.Names(), valuesOf(o)
+	for i, n := range names {
+		if n == "runId" {
+			values[i] = runID
+		}
+	}
+	in, _, err := agui.ReadInput(jsonpatch.Encode(jsonpatch.NewObject(names, values)))
+	return in, err
 }

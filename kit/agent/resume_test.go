@@ -163,16 +163,18 @@ func TestAnswersAreReadExactly(t *testing.T) {
 		`[{"interruptId":"x"}]`:               "entry 0: status is required",
 		`[{"status":"resolved"}]`:             "entry 0: interruptId is required",
 		`[{"interruptId":"x","status":"ok"}]`: `entry 0: status is "ok"`,
-		`[{"interruptId":"x","status":"resolved","payloads":1}]`:   `unknown field "payloads"`,
-		`[{"interruptId":"x","status":"cancelled","metadata":[]}]`: "metadata must be an object",
-		`[{"interruptId":"x","status":"resolved","payload":null}]`: "payload must not be null",
-		"[\n{\"interruptId\":\"x\",\n\"status\": }]":               "line 3",
+		`[{"interruptId":"x","status":"resolved","payloads":1}]`:         `entry 0: a resume entry has no member "payloads"`,
+		`[{"interruptId":"x","Status":"resolved"}]`:                      `no member "Status": names are case-sensitive ("status")`,
+		`[{"interruptId":"x","status":"resolved","status":"cancelled"}]`: `a resume entry gives "status" twice`,
+		`[{"interruptId":"x","status":"cancelled","metadata":[]}]`:       "metadata must be an object",
+		`[{"interruptId":"x","status":"resolved","payload":null}]`:       "payload must not be null",
+		"[\n{\"interruptId\":\"x\",\n\"status\": }]":                     "line 3",
 	} {
 		if _, err := ReadAnswers([]byte(data)); err == nil || !strings.Contains(err.Error(), says) {
 			t.Errorf("%s: %v, want %q", data, err, says)
 		}
 	}
-	if _, err := ParseAnswer(filepath.Join(t.TempDir(), "missing.json")); err == nil || !strings.Contains(err.Error(), "missing.json") {
+	if _, err := ParseAnswer(filepath.Join(t.TempDir(), "missing.json")); err == nil || !strings.Contains(err.Error(), "approve, reject, cancel, or a JSON file") {
 		t.Errorf("a missing file: %v", err)
 	}
 }

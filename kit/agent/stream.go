@@ -24,9 +24,12 @@ type reading struct {
 	lastArrival time.Duration // when the last bytes, or the answer's headers, arrived
 	kept        int           // bytes of the frames kept
 	activeRun   string        // the run active as the engine last judged (at the end, or at a broken rule); "" if none
+	events      int           // the events read so far
+	types       []string      // their types, the first MaxStoppedTypes
 	// stop ends the run from inside a read (a comment arrives within
 	// sse.Reader.Next): the body's next read fails with the cause.
 	stop context.CancelCauseFunc
+	ctx  context.Context // the run's: once it ends, no frame is taken
 }
 
 func (run *reading) fail(rule, format string, args ...any) {
@@ -37,6 +40,7 @@ func (run *reading) fail(rule, format string, args ...any) {
 // arrives (Watch). It goes on after a violation: the transport is still
 // checked, and a recording keeps all that was sent.
 func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Consumer) {
+	run.ctx = ctx
 	run.lastArrival = run.ex.Transport.Answered
 	w := Watch(arrivals{body, run}, consumer, run.frame)
 	end := time.Since(run.start)
@@ -52,7 +56,7 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 	}
 	run.ex.Notes = append(run.ex.Notes, w.Notes...)
 	switch {
-	case errors.Is(context.Cause(ctx), errTooLong): // however the reading ended after the cut
+	case errors.Is(context.Cause(ctx), errTooLong), errors.Is(context.Cause(ctx), errStopped): // however the reading ended after the cut
 		run.ended(ctx, w.Err)
 	case errors.Is(w.Err, io.EOF):
 		if w.Cut != nil {
@@ -66,19 +70,33 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 	}
 }
 
-// frame notes one frame's arrival, and keeps it if asked.
-func (run *reading) frame(f script.Frame) {
+// frame notes one frame's arrival, and keeps it if asked; an event the
+// run is to stop at stops it.
+func (run *reading) frame(f script.Frame) bool {
+	if run.ctx.Err() != nil {
+		return false // stopped, or out of time, while the reader still held frames
+	}
 	now := time.Since(run.start)
 	f.After, run.lastFrame = now-run.lastFrame, now
-	if !run.Keep {
-		return
+	if f.Event != nil {
+		run.events++
+		if len(run.types) < MaxStoppedTypes {
+			run.types = append(run.types, script.TypeOf(f.Event))
+		}
 	}
-	if run.kept += len(f.Event) + len(f.Comment); run.kept > script.MaxBytes {
-		run.stop(errTooLong)
-		return
+	if run.Keep {
+		if run.kept += len(f.Event) + len(f.Comment); run.kept > script.MaxBytes {
+			run.stop(errTooLong)
+			return false
+		}
+		f.Event = bytes.Clone(f.Event)
+		run.ex.Frames = append(run.ex.Frames, f)
 	}
-	f.Event = bytes.Clone(f.Event)
-	run.ex.Frames = append(run.ex.Frames, f)
+	if f.Event != nil && run.Stop != nil && run.Stop.After == 0 && run.events == run.Stop.Events {
+		run.stop(errStopped) // this event is still judged; none after it
+		return false
+	}
+	return true
 }
 
 // arrived notes the end of a silence.
@@ -109,6 +127,9 @@ func (a arrivals) Read(p []byte) (int, error) {
 func (run *reading) ended(ctx context.Context, err error) {
 	cause := context.Cause(ctx)
 	switch {
+	case errors.Is(cause, errStopped):
+		run.ex.Stopped = &Stopped{Events: run.events, At: time.Since(run.start), Types: run.types}
+		run.ex.Truncated = "" // the tester cut it
 	case errors.Is(cause, errTooLong):
 		run.fail(rules.TooLong, "the stream is over %d MiB, more than a script may hold: it was cut there", script.MaxBytes>>20)
 		run.ex.Truncated = ""

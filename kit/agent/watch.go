@@ -34,34 +34,43 @@ type Watched struct {
 	Notes []string // legal SSE worth knowing: fields AG-UI ignores, and such
 }
 
-// Watch reads an SSE stream until it ends or a read fails, as check -url
-// and the proxy read one: frame is told of each event and comment as it
-// is read, consumer (nil for none) judges each event, and the framing is
-// watched for what the reader forgives. The reading goes on after a
-// violation: the transport is still checked. A frame's Event is the
-// reader's buffer, valid until frame returns: a frame kept is cloned.
-func Watch(body io.Reader, consumer *agui.Consumer, frame func(script.Frame)) Watched {
+// ErrHalted ends a reading its frame function halted.
+var ErrHalted = errors.New("the reader halted the stream")
+
+// Watch reads an SSE stream until it ends, a read fails or frame says to
+// halt, as check -url and the proxy read one: frame is told of each event
+// and comment as it is read, and returns whether to read on (an event it
+// halts at is still judged); consumer (nil for none) judges each event,
+// and the framing is watched for what the reader forgives. The reading
+// goes on after a violation: the transport is still checked. A frame's
+// Event is the reader's buffer, valid until frame returns: a frame kept
+// is cloned.
+func Watch(body io.Reader, consumer *agui.Consumer, frame func(script.Frame) bool) Watched {
 	var w Watched
-	watch := &framing{comment: func(text string) {
+	halted := false
+	watch := &framing{comment: func(text string, line int) {
 		w.Comments++
-		frame(script.Frame{Comment: text})
+		halted = halted || !frame(script.Frame{Comment: text, Line: line})
 	}}
 	events := sse.NewReader(body, agui.MaxEventBytes)
 	events.OnLine = watch.line
-	for {
+	for !halted {
 		data, err := events.Next()
 		if err != nil {
 			w.Err = err
 			break
 		}
 		w.Events++
-		frame(script.Frame{Event: data})
+		halted = !frame(script.Frame{Event: data, Line: watch.eventStart})
 		if consumer == nil {
 			continue
 		}
 		if j := consumer.Feed(data); j.Violation != nil && w.Violation == nil {
 			w.Violation = j.Violation
 		}
+	}
+	if halted && w.Err == nil {
+		w.Err = ErrHalted
 	}
 	w.Cut, w.Notes = watch.cut(), watch.notes()
 	if consumer != nil {

@@ -35,7 +35,7 @@ func TestACaptureOfEveryScriptGetsTheLiveVerdict(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range fixtures.All() {
 		t.Run(f.Name, func(t *testing.T) {
-			in, err := agent.DemoInput(f.Name)
+			in, _, err := agent.NewInput(nil, agent.Inputs{State: []byte(`{"services":[]}`), Scenario: f.Name})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,16 +3,20 @@ package check
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agent-analysis/agent-analysis/internal/testfile"
 	"github.com/agent-analysis/agent-analysis/kit/rules"
 
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
 func TestFilesAgreeAndDisagree(t *testing.T) {
-	results := Files([]string{"testdata/scripts"}, true)
+	results, _ := Files([]string{"testdata/scripts"}, true)
 	got := map[string]Result{}
 	for _, r := range results {
 		got[r.Name] = r
@@ -57,12 +61,69 @@ func TestWithoutExpectAStreamMustBeValid(t *testing.T) {
 	if r.OK || r.Failures[0].Rule != rules.File || !strings.Contains(r.Failures[0].Text, "no such file") {
 		t.Errorf("%+v", r)
 	}
-	// A directory that holds no script fails as a file would, and the
-	// other paths are still judged.
-	results := Files([]string{"testdata", "testdata/scripts/valid.jsonl"}, true)
-	if len(results) != 2 || results[0].OK || results[0].Failures[0].Rule != rules.File ||
-		!strings.Contains(results[0].Failures[0].Text, "no .json or .jsonl script") || !results[1].OK {
-		t.Errorf("a directory without scripts: %+v", results)
+	// A directory's folders are skipped, each said to be; the other
+	// paths are still judged.
+	results, skipped := Files([]string{"testdata", "testdata/scripts/valid.jsonl"}, true)
+	if len(results) != 1 || !results[0].OK || len(skipped) != 3 || skipped[0].Path != filepath.Join("testdata", "captures") ||
+		!strings.HasPrefix(skipped[0].Why, "a folder") {
+		t.Errorf("a directory of folders: %+v %+v", results, skipped)
+	}
+}
+
+// Every file of a directory is judged, whatever its name, or skipped,
+// saying why: scripts, JSON Lines and captures by their content; a README
+// or a manifest skipped; one that cannot be read, or a script that does
+// not parse, fails; nothing passes in silence.
+func TestADirectoryMixingGoodBadAndUnreadableFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string { return testfile.Write(t, dir, name, content) }
+	write("a-good.jsonl", `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`+"\n"+`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`+"\n")
+	write("b-capture.sse", "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: {\"type\":\"STATE_DELTA\",\"delta\":[]}\n\n")
+	write("c-capture.txt", ": keep-alive\n\ndata: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n")
+	write("d-broken.json", `[{"type":"RUN_STARTED"`)
+	write("e-error-body.json", `{"detail":"Not Found"}`)
+	write("README.md", "# Captures\n")
+	write("MANIFEST.txt", "a-good.jsonl\n")
+	write("empty.json", "")
+	locked := write("f-locked.json", `[]`)
+	os.Mkdir(filepath.Join(dir, "more"), 0o755)
+	if err := os.Chmod(locked, 0); err != nil {
+		t.Fatal(err)
+	}
+	unreadable := true
+	if f, err := os.Open(locked); err == nil { // root reads anything
+		f.Close()
+		unreadable = false
+	}
+	results, skipped := Files([]string{dir}, false)
+	got := map[string]string{}
+	for _, r := range results {
+		got[r.Name] = "ok"
+		if !r.OK {
+			got[r.Name] = r.Failures[0].Rule
+		}
+	}
+	want := map[string]string{"a-good": "ok", "b-capture": "truncated", "c-capture": "ok", "d-broken": rules.File, "e-error-body": rules.File, "f-locked": rules.File}
+	if !unreadable {
+		want["f-locked"] = rules.File // [] holds no event
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("judged %v, want %v", got, want)
+	}
+	var names []string
+	for _, s := range skipped {
+		names = append(names, filepath.Base(s.Path)+": "+s.Why)
+	}
+	if strings.Join(names, "\n") != `MANIFEST.txt: neither a script (JSON) nor a capture (SSE): it starts "a-good.jsonl"
+README.md: neither a script (JSON) nor a capture (SSE): it starts "# Captures"
+empty.json: empty, or only white space
+more: a folder: check reads the files of the folders it is given, not of theirs` {
+		t.Errorf("skipped:\n%s", strings.Join(names, "\n"))
+	}
+	var out bytes.Buffer
+	Print(&out, results, skipped, false)
+	if !strings.Contains(out.String(), "skip "+filepath.Join(dir, "README.md")+": neither") || !strings.HasSuffix(out.String(), "2 passed, 4 failed, 4 skipped\n") {
+		t.Errorf("printed:\n%s", out.String())
 	}
 }
 
@@ -95,17 +156,17 @@ func TestSubset(t *testing.T) {
 func TestPrint(t *testing.T) {
 	results := []Result{{Name: "a", OK: true, Notes: []string{"n"}}, {Name: "b", Failures: []rules.Failure{{Rule: "r1", Text: "x"}, {Rule: "r2", Text: "y"}}}}
 	var b bytes.Buffer
-	Print(&b, results, false)
+	Print(&b, results, nil, false)
 	if want := "ok   a\nFAIL b: r1: x\n     and r2: y\n1 passed, 1 failed (1 note at SHOULD or wording level: -v lists them)\n"; b.String() != want {
 		t.Errorf("%q", b.String())
 	}
 	b.Reset()
-	Print(&b, results, true)
+	Print(&b, results, nil, true)
 	if !strings.Contains(b.String(), "ok   a\n     note: n\n") {
 		t.Errorf("%q", b.String())
 	}
 	b.Reset()
-	if err := PrintJSON(&b, results); err != nil {
+	if err := PrintJSON(&b, results, nil); err != nil {
 		t.Fatal(err)
 	}
 	var report struct {
@@ -120,7 +181,7 @@ func TestPrint(t *testing.T) {
 // The corpus-shaped files make conformance streams to the official client
 // say what this engine ends with too.
 func TestTheConformanceStreamsAgreeWithTheEngine(t *testing.T) {
-	results := Files([]string{"../../bench/conformance/streams"}, true)
+	results, _ := Files([]string{"../../bench/conformance/streams"}, true)
 	if len(results) < 6 {
 		t.Fatalf("%d results", len(results))
 	}

@@ -27,7 +27,7 @@ func TestTheApprovalScenariosContinuationsReplay(t *testing.T) {
 		t.Errorf("results %q", names)
 	}
 	var b bytes.Buffer
-	Print(&b, results, false)
+	Print(&b, results, nil, false)
 	if !strings.Contains(b.String(), "ok   approval/approved\n") {
 		t.Errorf("%s", b.String())
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agent-analysis/agent-analysis/kit/rules"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
 // JUnit XML, the report CI systems read (GitHub Actions through a
@@ -29,6 +30,7 @@ type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
 	Time     string      `xml:"time,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
@@ -39,7 +41,12 @@ type junitCase struct {
 	File      string        `xml:"file,attr,omitempty"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure"`
+	Skipped   *junitSkipped `xml:"skipped"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitFailure struct {
@@ -48,9 +55,10 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-// WriteJUnit writes results as one JUnit testsuite named suite.
-func WriteJUnit(w io.Writer, suite string, results []Result) error {
-	s := junitSuite{Name: suite, Tests: len(results)}
+// WriteJUnit writes results as one JUnit testsuite named suite; a file
+// skipped is a testcase skipped, with why.
+func WriteJUnit(w io.Writer, suite string, results []Result, skipped []Skipped) error {
+	s := junitSuite{Name: suite, Tests: len(results) + len(skipped), Skipped: len(skipped)}
 	total := 0.0
 	for _, r := range results {
 		c := junitCase{Name: r.Name, Classname: suite, File: r.Path, Time: "0", SystemOut: strings.Join(r.Notes, "\n")}
@@ -67,6 +75,10 @@ func WriteJUnit(w io.Writer, suite string, results []Result) error {
 			c.Failure = junitFailureOf(r.Failures)
 		}
 		s.Cases = append(s.Cases, c)
+	}
+	for _, sk := range skipped {
+		s.Cases = append(s.Cases, junitCase{Name: script.BaseName(sk.Path), Classname: filepath.ToSlash(filepath.Dir(sk.Path)), File: sk.Path, Time: "0",
+			Skipped: &junitSkipped{Message: sk.Why}})
 	}
 	s.Time = seconds(total)
 	doc := junitSuites{Name: suite, Tests: s.Tests, Failures: s.Failures, Time: s.Time, Suites: []junitSuite{s}}

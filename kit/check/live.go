@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agent-analysis/agent-analysis/kit/rules"
 
@@ -28,6 +29,15 @@ func Live(name string, ex agent.Exchange) Result {
 	res.Notes = append(res.Notes, ex.Notes...)
 	if ex.Interrupted != nil {
 		res.Interrupted = Waiting(*ex.Interrupted)
+	}
+	if s := ex.Stopped; s != nil {
+		res.Stopped = fmt.Sprintf("stopped after %d events, as a user pressing Stop", s.Events)
+		if len(s.Types) > 0 {
+			res.Stopped += ": " + strings.Join(s.Types, ", ")
+			if s.Events > len(s.Types) {
+				res.Stopped += ", …"
+			}
+		}
 	}
 	res.OK = len(res.Failures) == 0
 	return res

@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 
 func live(t *testing.T, url, scenario string, timeout time.Duration) Result {
 	t.Helper()
-	in, err := agent.DemoInput(scenario)
+	in, _, err := agent.NewInput(nil, agent.Inputs{State: []byte(`{"services":[]}`), Scenario: scenario})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestJUnitNamesEachFailure(t *testing.T) {
 		File("testdata/scripts/wrong-expectations.json", true)[0],
 	}
 	var b bytes.Buffer
-	if err := WriteJUnit(&b, "agent-analysis check", results); err != nil {
+	if err := WriteJUnit(&b, "agent-analysis check", results, nil); err != nil {
 		t.Fatal(err)
 	}
 	var doc junitSuites
@@ -152,7 +152,7 @@ func TestJUnitNamesEachFailure(t *testing.T) {
 
 func TestPrintShowsALiveRunsMeasurements(t *testing.T) {
 	var b bytes.Buffer
-	Print(&b, []Result{live(t, servertest.Ours(t), "keep-alive-comments", 0)}, false)
+	Print(&b, []Result{live(t, servertest.Ours(t), "keep-alive-comments", 0)}, nil, false)
 	lines := strings.Split(b.String(), "\n")
 	if lines[0] != "ok   keep-alive-comments" || !strings.HasPrefix(lines[1], "     200 text/event-stream · 4 events · 4 keep-alive comments · ") {
 		t.Errorf("%s", b.String())

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/agent-analysis/agent-analysis/kit/rules"
@@ -25,6 +24,9 @@ type Result struct {
 	// Interrupted is what the run ended waiting for, when it ended with
 	// the interrupt outcome: not a failure.
 	Interrupted string `json:"interrupted,omitempty"`
+	// Stopped is what the run had sent when the kit stopped it as a user
+	// pressing Stop does (check -cancel-after): not a failure.
+	Stopped string `json:"stopped,omitempty"`
 	// A run that answered an interrupted one: the run it resumes (its
 	// result's name) and the resume list it sent, or would have.
 	Continues string          `json:"continues,omitempty"`
@@ -54,76 +56,6 @@ func Script(s script.Script, useExpect bool) Result {
 	return res
 }
 
-// Files judges every script in the paths given: files, and the .json and
-// .jsonl files of directories (script.Paths), in name order. A path that
-// cannot be read, or a directory that cannot be listed, fails by rules.File
-// and the others are still judged.
-func Files(paths []string, useExpect bool) []Result {
-	var out []Result
-	for _, p := range paths {
-		if info, err := os.Stat(p); err != nil || !info.IsDir() {
-			out = append(out, File(p, useExpect)...)
-			continue
-		}
-		found, err := script.Paths(p)
-		if err != nil {
-			out = append(out, Result{Name: script.BaseName(p), Path: p, Failures: []rules.Failure{{Rule: rules.File, Text: err.Error()}}})
-			continue
-		}
-		for _, f := range found {
-			out = append(out, File(f, useExpect)...)
-		}
-	}
-	return out
-}
-
-// File judges the script in one file, then its continuations, each a
-// result of its own; one that cannot be read fails. A file that holds an
-// SSE stream (IsCapture: what curl -N writes) is judged as a script of its
-// events, the framing checked as a live stream's is.
-func File(path string, useExpect bool) []Result {
-	unreadable := func(err error) []Result {
-		return []Result{{Name: script.BaseName(path), Path: path, Failures: []rules.Failure{{Rule: rules.File, Text: err.Error()}}}}
-	}
-	data, err := script.ReadBounded(path, "a script")
-	if err != nil {
-		return unreadable(err)
-	}
-	if agent.IsCapture(data) {
-		res := capture(script.BaseName(path), agent.ReadCapture(data), useExpect)
-		res.Path = path
-		return []Result{res}
-	}
-	s, err := script.Parse(data, script.BaseName(path))
-	if err != nil {
-		return unreadable(fmt.Errorf("%s: %w", path, err))
-	}
-	res := Script(s, useExpect)
-	res.Path = path
-	out := []Result{res}
-	for _, c := range Continuations(s, useExpect) {
-		c.Path = path
-		out = append(out, c)
-	}
-	return out
-}
-
-// capture judges an SSE stream read from a file: its events, replayed,
-// and its framing.
-func capture(name string, c agent.Capture, useExpect bool) Result {
-	s := script.Script{Name: name}
-	for _, f := range c.Frames {
-		s.Frames = append(s.Frames, script.Frame{Event: f.Event, Comment: f.Comment})
-	}
-	res := Script(s, useExpect)
-	for _, f := range c.Failures {
-		res.Failures = append(res.Failures, f)
-	}
-	res.Notes = append(res.Notes, c.Notes...)
-	res.OK = len(res.Failures) == 0
-	return res
-}
-
 // Why is what failed, every failure led by its rule, in one line.
 func (r Result) Why() string {
 	texts := make([]string, len(r.Failures))
@@ -133,15 +65,22 @@ func (r Result) Why() string {
 	return strings.Join(texts, "; ")
 }
 
-// Print writes results as go test does: "ok   NAME" or "FAIL NAME: why",
-// then a summary line. A live run's measurements follow its line; with
-// verbose, so do the notes.
-func Print(w io.Writer, results []Result, verbose bool) {
+// Print writes results as go test does: "ok   NAME" or "FAIL NAME: rule:
+// why (page)", a line for each further failure, then a summary line. A
+// live run's measurements follow its line; with verbose, so do the notes.
+// Skipped files come first, each with why.
+func Print(w io.Writer, results []Result, skipped []Skipped, verbose bool) {
+	for _, s := range skipped {
+		fmt.Fprintf(w, "skip %s: %s\n", s.Path, s.Why)
+	}
 	passed, notes := 0, 0
 	for _, r := range results {
 		interrupted := ""
-		if r.Interrupted != "" {
+		switch {
+		case r.Interrupted != "":
 			interrupted = " (interrupted: " + r.Interrupted + ")"
+		case r.Stopped != "":
+			interrupted = " (" + r.Stopped + ")"
 		}
 		if r.OK {
 			passed++
@@ -163,6 +102,9 @@ func Print(w io.Writer, results []Result, verbose bool) {
 		}
 	}
 	fmt.Fprintf(w, "%d passed, %d failed", passed, len(results)-passed)
+	if len(skipped) > 0 {
+		fmt.Fprintf(w, ", %d skipped", len(skipped))
+	}
 	if notes > 0 && !verbose {
 		noun := "notes"
 		if notes == 1 {
@@ -173,8 +115,8 @@ func Print(w io.Writer, results []Result, verbose bool) {
 	fmt.Fprintln(w)
 }
 
-// PrintJSON writes results as one JSON document.
-func PrintJSON(w io.Writer, results []Result) error {
+// PrintJSON writes results, and the files skipped, as one JSON document.
+func PrintJSON(w io.Writer, results []Result, skipped []Skipped) error {
 	passed := 0
 	for _, r := range results {
 		if r.OK {
@@ -184,8 +126,9 @@ func PrintJSON(w io.Writer, results []Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(struct {
-		Passed  int      `json:"passed"`
-		Failed  int      `json:"failed"`
-		Results []Result `json:"results"`
-	}{passed, len(results) - passed, results})
+		Passed  int       `json:"passed"`
+		Failed  int       `json:"failed"`
+		Results []Result  `json:"results"`
+		Skipped []Skipped `json:"skipped,omitempty"`
+	}{passed, len(results) - passed, results, skipped})
 }

@@ -257,7 +257,7 @@ func (j *judging) noAnswer(a answer) {
 	case errors.Is(a.ctx, ErrShutdown):
 		j.fail(rules.Failure{Rule: rules.Interrupted, Text: fmt.Sprintf("the proxy shut down after %s, before the agent answered", took)})
 	case a.ctx != nil:
-		j.fail(rules.Failure{Rule: ClientGone, Text: fmt.Sprintf("the client left after %s, before the agent answered", took)})
+		j.run.Cancelled = fmt.Sprintf("the client cancelled after %s, before the agent answered", took)
 	default:
 		j.fail(rules.Failure{Rule: rules.Unreachable, Text: fmt.Sprintf("the agent could not be reached: %v; the client got 502", a.err)})
 	}
@@ -336,7 +336,7 @@ func (j *judging) readStream(body io.Reader) {
 		j.fail(rules.Failure{Rule: rules.Stalled, Text: fmt.Sprintf("the client read nothing for %s: dropped after %d events, the agent's request cancelled", j.p.cfg.WriteTimeout, j.run.Events)})
 		return
 	case o.write != nil || (o.ctx != nil && !errors.Is(o.ctx, ErrShutdown)):
-		j.fail(rules.Failure{Rule: ClientGone, Text: fmt.Sprintf("the client left after %d events: the agent's request was cancelled", j.run.Events)})
+		j.run.Cancelled = fmt.Sprintf("the client cancelled after %d events, as a user pressing Stop does: the agent's request was cancelled too", j.run.Events)
 		return
 	case o.ctx != nil:
 		j.fail(rules.Failure{Rule: rules.Interrupted, Text: fmt.Sprintf("the proxy shut down after %d events", j.run.Events)})
@@ -366,19 +366,20 @@ func (j *judging) readStream(body io.Reader) {
 
 // frame notes one frame, and keeps it for the log while a script may
 // hold it.
-func (j *judging) frame(f script.Frame) {
+func (j *judging) frame(f script.Frame) bool {
 	at := j.stream.arrival()
 	f.After, j.last = at.Sub(j.last), at
 	if !j.keep {
-		return
+		return true
 	}
 	if j.kept += len(f.Event) + len(f.Comment); j.kept > script.MaxBytes {
 		j.keep, j.frames = false, nil
 		j.note("not logged: the stream is over %d MiB, more than a script may hold", script.MaxBytes>>20)
-		return
+		return true
 	}
 	f.Event = bytes.Clone(f.Event)
 	j.frames = append(j.frames, f)
+	return true
 }
 
 func (j *judging) fail(f rules.Failure) { j.run.Failures = append(j.run.Failures, f) }

@@ -122,7 +122,7 @@ func TestEveryBuiltInScriptThroughTheProxy(t *testing.T) {
 	c := client(t)
 	for _, name := range library.BuiltIn().Names() {
 		t.Run(name, func(t *testing.T) {
-			in, err := agent.DemoInput(name)
+			in, _, err := agent.NewInput(nil, agent.Inputs{State: []byte(`{"services":[]}`), Scenario: name})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,10 +10,6 @@ import (
 	"github.com/agent-analysis/agent-analysis/kit/rules"
 )
 
-// ClientGone is a run its client cancelled: it left before the stream
-// ended, as a user pressing Stop does. It breaks no rule.
-const ClientGone = "client-gone"
-
 // Run is one run that passed the proxy, judged.
 type Run struct {
 	Method, Path     string // the request's; the query is never kept
@@ -26,8 +22,12 @@ type Run struct {
 	LongestGap       time.Duration   // the longest time no byte came, from the headers to the end
 	Took             time.Duration   // from the request to the stream's end
 	Failures         []rules.Failure // empty when the run is OK
-	Notes            []string        // warnings and the like: never a failure
-	Logged           string          // the script file the run was written to; "" when none
+	// Cancelled says how the client cancelled the run, leaving before
+	// the stream ended, as a user pressing Stop does: no rule is broken,
+	// and the rest of the stream goes unjudged. "" when it did not.
+	Cancelled string
+	Notes     []string // warnings and the like: never a failure
+	Logged    string   // the script file the run was written to; "" when none
 
 	sent []byte // the input, for the log
 }
@@ -48,12 +48,18 @@ func (r Run) Name() string {
 // further failure, each with its page; with verbose, the notes too.
 func (r Run) Lines(verbose bool) []string {
 	var out []string
-	if r.OK() {
+	switch {
+	case r.OK() && r.Cancelled != "":
+		out = append(out, fmt.Sprintf("ok   %s · %s · %s", r.Name(), r.Cancelled, r.measures()))
+	case r.OK():
 		out = append(out, fmt.Sprintf("ok   %s · %s", r.Name(), r.measures()))
-	} else {
+	default:
 		out = append(out, fmt.Sprintf("FAIL %s: %s", r.Name(), r.Failures[0].Line()))
 		for _, f := range r.Failures[1:] {
 			out = append(out, "     and "+f.Line())
+		}
+		if r.Cancelled != "" {
+			out = append(out, "     "+r.Cancelled)
 		}
 		out = append(out, "     "+r.measures())
 	}
@@ -94,6 +100,7 @@ func round(d time.Duration) time.Duration {
 // Summary counts the runs judged.
 type Summary struct {
 	Runs, Failed int
+	Cancelled    int            // runs their client cancelled
 	Rules        map[string]int // failures by rule
 }
 
@@ -103,6 +110,9 @@ func (p *Proxy) count(r Run) {
 	p.summary.Runs++
 	if !r.OK() {
 		p.summary.Failed++
+	}
+	if r.Cancelled != "" {
+		p.summary.Cancelled++
 	}
 	if p.summary.Rules == nil {
 		p.summary.Rules = map[string]int{}
@@ -119,6 +129,9 @@ func (s Summary) String() string {
 		noun = "run"
 	}
 	out := fmt.Sprintf("%d %s: %d ok, %d failed", s.Runs, noun, s.Runs-s.Failed, s.Failed)
+	if s.Cancelled > 0 {
+		out += fmt.Sprintf(", %d cancelled by the client", s.Cancelled)
+	}
 	if len(s.Rules) > 0 {
 		var rules []string
 		for _, rule := range slices.Sorted(maps.Keys(s.Rules)) {

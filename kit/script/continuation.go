@@ -34,93 +34,83 @@ type Match struct {
 }
 
 // readContinuations reads the "continuations" member of a script object.
-func readContinuations(raw json.RawMessage, data []byte) ([]Continuation, error) {
-	at := lineOf(data, `"continuations"`)
-	if string(raw) == "null" {
-		return nil, nil
-	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, &Error{Line: at, Reason: "continuations must be a list of objects"}
-	}
-	offset := bytes.Index(data, raw)
-	if offset < 0 {
-		offset = 0
+func readContinuations(d Doc, m Member) ([]Continuation, *Error) {
+	items, err := d.Array(m.Value, m.At, "continuations")
+	if err != nil {
+		return nil, err
 	}
 	var out []Continuation
 	seen := map[string]bool{}
-	for i, item := range items {
-		line := at
-		from := offset
-		if j := bytes.Index(data[offset:], item); j >= 0 {
-			from = offset + j
-			line = lineAt(data, from)
-			offset = from + len(item)
-		}
-		c, err := readContinuation(item, data, from)
+	for i, it := range items {
+		c, err := readContinuation(d, it)
 		if err != nil {
-			if err.Line == 0 {
-				err.Line = line
-			}
 			err.Reason = fmt.Sprintf("continuation %d: %s", i, err.Reason)
 			return nil, err
 		}
 		if seen[c.Name] {
-			return nil, &Error{Line: line, Reason: fmt.Sprintf("continuation %d: the name %q is taken by an earlier one", i, c.Name)}
+			return nil, d.ErrorAt(it.At, "continuation %d: the name %q is taken by an earlier one", i, c.Name)
 		}
 		seen[c.Name] = true
-		c.Line = line
 		out = append(out, c)
 	}
 	return out, nil
 }
 
-// readContinuation reads one continuation, found at from in data.
-// Its error's line is 0 unless a frame says where.
-func readContinuation(item json.RawMessage, data []byte, from int) (Continuation, *Error) {
-	fail := func(format string, args ...any) (Continuation, *Error) {
-		return Continuation{}, &Error{Reason: fmt.Sprintf(format, args...)}
+// readContinuation reads one continuation: a "name", a "when" and a
+// "stream"; other members are kept ("expect", "outcome", …).
+func readContinuation(d Doc, it Item) (Continuation, *Error) {
+	members, err := d.Object(it.Value, it.At, "a continuation")
+	if err != nil {
+		return Continuation{}, err
 	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(item, &members); err != nil {
-		return fail("a continuation is an object with a \"name\", \"when\" and \"stream\"")
+	line, _ := d.position(it.At)
+	c := Continuation{Line: line, Extra: map[string]json.RawMessage{}}
+	name, when, stream := Find(members, "name"), Find(members, "when"), Find(members, "stream")
+	switch {
+	case name == nil:
+		return Continuation{}, d.ErrorAt(it.At, "a continuation has a \"name\", a \"when\" and a \"stream\": name is missing")
+	case when == nil:
+		return Continuation{}, d.ErrorAt(it.At, "a continuation has a \"name\", a \"when\" and a \"stream\": when is missing")
+	case stream == nil:
+		return Continuation{}, d.ErrorAt(it.At, "a continuation has a \"name\", a \"when\" and a \"stream\": stream is missing")
 	}
-	var head struct {
-		Name   *string           `json:"name"`
-		When   []json.RawMessage `json:"when"`
-		Stream []json.RawMessage `json:"stream"`
+	if c.Name, err = d.Text(*name); err != nil {
+		return Continuation{}, err
 	}
-	if err := json.Unmarshal(item, &head); err != nil {
-		return fail("%v", err)
+	if strings.TrimSpace(c.Name) == "" {
+		return Continuation{}, d.ErrorAt(name.At, "name must not be blank")
 	}
-	if head.Name == nil || strings.TrimSpace(*head.Name) == "" {
-		return fail("name must not be blank")
+	matches, err := d.Array(when.Value, when.At, "when")
+	if err != nil {
+		return Continuation{}, err
 	}
-	c := Continuation{Name: *head.Name, Extra: map[string]json.RawMessage{}}
-	if len(head.When) == 0 {
-		return fail("%q: when must list at least one answer", c.Name)
+	if len(matches) == 0 {
+		return Continuation{}, d.ErrorAt(when.At, "%q: when must list at least one answer", c.Name)
 	}
-	for n, raw := range head.When {
-		m, err := readMatch(raw)
+	for n, raw := range matches {
+		m, err := readMatch(d, raw)
 		if err != nil {
-			return fail("%q: when %d: %v", c.Name, n, err)
+			err.Reason = fmt.Sprintf("%q: when %d: %s", c.Name, n, err.Reason)
+			return Continuation{}, err
 		}
 		c.When = append(c.When, m)
 	}
-	if len(head.Stream) == 0 {
-		return fail("%q: the stream holds no event", c.Name)
-	}
-	frames, err := readFrames(head.Stream, data, from)
+	items, err := d.Array(stream.Value, stream.At, "stream")
 	if err != nil {
+		return Continuation{}, err
+	}
+	if len(items) == 0 {
+		return Continuation{}, d.ErrorAt(stream.At, "%q: the stream holds no event", c.Name)
+	}
+	if c.Frames, err = readFrames(d, items); err != nil {
 		err.Reason = fmt.Sprintf("%q: %s", c.Name, err.Reason)
 		return Continuation{}, err
 	}
-	c.Frames = frames
-	for k, v := range members {
-		switch k {
+	for _, m := range members {
+		switch m.Name {
 		case "name", "when", "stream":
 		default:
-			c.Extra[k] = v
+			c.Extra[m.Name] = json.RawMessage(m.Value)
 		}
 	}
 	return c, nil
@@ -128,23 +118,35 @@ func readContinuation(item json.RawMessage, data []byte, from int) (Continuation
 
 // readMatch reads one item of "when": only the three members, since a
 // misspelt one would match any answer.
-func readMatch(raw json.RawMessage) (Match, error) {
+func readMatch(d Doc, it Item) (Match, *Error) {
+	members, err := d.Object(it.Value, it.At, "an answer")
+	if err != nil {
+		return Match{}, err
+	}
+	if err := d.Only(members, "an answer", "interruptId", "status", "payload"); err != nil {
+		return Match{}, err
+	}
 	var m Match
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
-		return Match{}, fmt.Errorf("an answer is {\"interruptId\", \"status\", \"payload\"}: %v", err)
+	if id := Find(members, "interruptId"); id == nil {
+		return Match{}, d.ErrorAt(it.At, "interruptId is required")
+	} else if m.InterruptID, err = d.Text(*id); err != nil {
+		return Match{}, err
+	} else if strings.TrimSpace(m.InterruptID) == "" {
+		return Match{}, d.ErrorAt(id.At, "interruptId must not be blank")
 	}
-	switch {
-	case strings.TrimSpace(m.InterruptID) == "":
-		return Match{}, fmt.Errorf("interruptId must not be blank")
-	case m.Status != "" && m.Status != string(agui.Resolved) && m.Status != string(agui.Abandoned):
-		return Match{}, fmt.Errorf("status must be %q or %q (or left out for either)", agui.Resolved, agui.Abandoned)
-	case m.Payload != nil && string(m.Payload) == "null":
-		return Match{}, fmt.Errorf("payload must not be null: leave it out to match any")
+	if status := Find(members, "status"); status != nil {
+		if m.Status, err = d.Text(*status); err != nil {
+			return Match{}, err
+		}
+		if m.Status != string(agui.Resolved) && m.Status != string(agui.Abandoned) {
+			return Match{}, d.ErrorAt(status.At, "status must be %q or %q (or left out for either)", agui.Resolved, agui.Abandoned)
+		}
 	}
-	if m.Payload != nil {
-		m.Payload = Compact(m.Payload)
+	if payload := Find(members, "payload"); payload != nil {
+		if payload.Value.Kind() == 'n' {
+			return Match{}, d.ErrorAt(payload.At, "payload must not be null: leave it out to match any")
+		}
+		m.Payload = Compact(json.RawMessage(payload.Value))
 	}
 	return m, nil
 }

@@ -73,12 +73,15 @@ func TestParseRefusesBadContinuationsWithTheirLine(t *testing.T) {
 		says string
 	}{
 		{`, {"name": " ", "when": [{"interruptId": "a"}], ` + stream + `}`, 20, "name must not be blank"},
-		{`, {"when": [{"interruptId": "a"}], ` + stream + `}`, 20, "name must not be blank"},
+		{`, {"when": [{"interruptId": "a"}], ` + stream + `}`, 20, "name is missing"},
 		{`, {"name": "yes", "when": [{"interruptId": "a"}], ` + stream + `}`, 20, `the name "yes" is taken`},
 		{`, {"name": "n", "when": [], ` + stream + `}`, 20, "when must list at least one answer"},
-		{`, {"name": "n", ` + stream + `}`, 20, "when must list at least one answer"},
+		{`, {"name": "n", ` + stream + `}`, 20, "when is missing"},
 		{`, {"name": "n", "when": [{"interruptId": ""}], ` + stream + `}`, 20, "interruptId must not be blank"},
-		{`, {"name": "n", "when": [{"interrupt": "a"}], ` + stream + `}`, 20, `unknown field "interrupt"`},
+		{`, {"name": "n", "when": [{"interrupt": "a"}], ` + stream + `}`, 20, `an answer has no member "interrupt"`},
+		{`, {"name": "n", "when": [{"InterruptId": "a"}], ` + stream + `}`, 20, `an answer has no member "InterruptId": names are case-sensitive ("interruptId")`},
+		{`, {"name": "n", "when": [{"interruptId": "a", "interruptId": "b"}], ` + stream + `}`, 20, `an answer gives "interruptId" twice (first at line 20, column 47)`},
+		{`, {"name": "n", "name": "m", "when": [{"interruptId": "a"}], ` + stream + `}`, 20, `a continuation gives "name" twice`},
 		{`, {"name": "n", "when": [{"interruptId": "a", "status": "done"}], ` + stream + `}`, 20, "status must be"},
 		{`, {"name": "n", "when": [{"interruptId": "a", "payload": null}], ` + stream + `}`, 20, "payload must not be null"},
 		{`, {"name": "n", "when": [{"interruptId": "z"}], ` + stream + `}`, 20, `raises no interrupt "z"`},
@@ -87,7 +90,7 @@ func TestParseRefusesBadContinuationsWithTheirLine(t *testing.T) {
         "stream": [
           7
         ]}`, 22, `continuation 1: "n": stream item 0: an event is a JSON object`},
-		{`, 7`, 20, "a continuation is an object"},
+		{`, 7`, 20, "a continuation is a JSON object, not a number"},
 	}
 	for _, tt := range tests {
 		_, err := parseInterrupted(t, tt.more)
@@ -107,7 +110,7 @@ func TestParseRefusesBadContinuationsWithTheirLine(t *testing.T) {
 	if _, err := Parse([]byte(at), "x"); err == nil || !strings.Contains(err.Error(), `interrupt "a@x": a script that continues names its interrupts without "@"`) {
 		t.Errorf("an interrupt id with @: %v", err)
 	}
-	if _, err := Parse([]byte(`{"stream": [{"type": "RUN_STARTED"}], "continuations": {}}`), "x"); err == nil || !strings.Contains(err.Error(), "a list of objects") {
+	if _, err := Parse([]byte(`{"stream": [{"type": "RUN_STARTED"}], "continuations": {}}`), "x"); err == nil || !strings.Contains(err.Error(), "line 1, column 56: continuations is a JSON array, not an object") {
 		t.Errorf("continuations not a list: %v", err)
 	}
 }

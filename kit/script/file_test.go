@@ -30,7 +30,7 @@ func TestReadFileRefusesWithPathLineAndReason(t *testing.T) {
 	bad := testfile.Write(t, dir, "bad.json", "[\n{\"type\":\"A\"},\n{\"type\":\n]")
 	_, err := ReadFile(bad)
 	var se *Error
-	if !errors.As(err, &se) || se.Line != 4 || !strings.HasPrefix(err.Error(), bad+": line 4: invalid JSON") {
+	if !errors.As(err, &se) || se.Line != 4 || !strings.HasPrefix(err.Error(), bad+": line 4, column 1: invalid JSON") {
 		t.Errorf("bad JSON: %v", err)
 	}
 

@@ -41,6 +41,9 @@ func readEvent(event []byte) (kind string, ids []idValue) {
 	return kind, ids
 }
 
+// TypeOf is an event's "type" as written, or "" when it has no string one.
+func TypeOf(event []byte) string { return typeOf(event) }
+
 // typeOf is an event's "type" as written, or "" when it has no string one.
 func typeOf(event []byte) (kind string) {
 	kind, _ = stringMember(event, "type")

@@ -21,10 +21,10 @@ package script
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Script is one stream to replay and what is known of it.
@@ -61,88 +61,101 @@ const MaxAfter = time.Hour
 // Error is a script that cannot be read: where, and why.
 type Error struct {
 	Line   int // from 1; 0 when it is the whole file
+	Column int // from 1, in characters; 0 when not known
 	Reason string
 }
 
 func (e *Error) Error() string {
-	if e.Line == 0 {
+	switch {
+	case e.Line == 0:
 		return e.Reason
+	case e.Column == 0:
+		return fmt.Sprintf("line %d: %s", e.Line, e.Reason)
 	}
-	return fmt.Sprintf("line %d: %s", e.Line, e.Reason)
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Reason)
 }
 
-// Parse reads a script in any of the three shapes. name is what the
-// script is called when it does not say (its file's base name).
+// Parse reads a script in any of the three shapes, exactly (exact.go).
+// name is what the script is called when it does not say (its file's
+// base name).
 func Parse(data []byte, name string) (Script, error) {
 	if len(data) > MaxBytes {
 		return Script{}, &Error{Reason: fmt.Sprintf("the file is over %d MiB", MaxBytes>>20)}
 	}
-	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
-	skipped := len(data) - len(trimmed)
+	d := Doc(data)
+	body := bytes.TrimPrefix(data, []byte("\ufeff"))
+	base := len(data) - len(body)
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
 	switch {
 	case len(trimmed) == 0:
 		return Script{}, &Error{Reason: "the file is empty"}
 	case trimmed[0] == '[':
-		var items []json.RawMessage
-		if err := strict(data, &items); err != nil {
+		items, err := d.Array(body, base, "a script")
+		if err != nil {
 			return Script{}, err
 		}
 		s := Script{Name: name}
-		return s, s.addFrames(items, data, skipped)
+		return s, s.addFrames(d, items)
 	case trimmed[0] != '{':
-		return Script{}, &Error{Line: lineAt(data, skipped), Reason: "a script is a JSON array, JSON Lines, or an object with a \"stream\""}
+		return Script{}, d.ErrorAt(len(data)-len(trimmed), "a script is a JSON array, JSON Lines, or an object with a \"stream\"")
 	}
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(data, &probe); err == nil {
-		if _, ok := probe["stream"]; ok {
-			return parseObject(data, probe, name)
-		}
-	}
-	return parseLines(data, name)
-}
-
-// Decode decodes JSON as a script's reader does: an error is an *Error
-// that says the line.
-func Decode(data []byte, v any) error { return strict(data, v) }
-
-// strict decodes JSON, placing a syntax error on its line.
-func strict(data []byte, v any) error {
-	if err := json.Unmarshal(data, v); err != nil {
-		var syntax *json.SyntaxError
-		var typ *json.UnmarshalTypeError
+	// One object over any number of lines, or JSON Lines?
+	if members, err := d.members(body, base, "a script"); err == nil {
 		switch {
-		case errors.As(err, &syntax):
-			return &Error{Line: lineAt(data, int(syntax.Offset)), Reason: "invalid JSON: " + syntax.Error()}
-		case errors.As(err, &typ):
-			return &Error{Line: lineAt(data, int(typ.Offset)), Reason: typ.Error()}
+		case Find(members, "stream") != nil:
+			if err := d.once(members, "a script"); err != nil {
+				return Script{}, err
+			}
+			return parseObject(d, members, name)
+		case Find(members, "type") == nil:
+			return Script{}, notAScript(d, members)
 		}
-		return &Error{Reason: err.Error()}
 	}
-	return nil
+	return parseLines(d, name)
 }
 
-func lineAt(data []byte, offset int) int {
-	offset = min(max(offset, 0), len(data))
-	return 1 + bytes.Count(data[:offset], []byte("\n"))
+// notAScript says what a lone object with no "stream" and no "type" is:
+// often an HTTP error body saved where a stream was expected.
+func notAScript(d Doc, members []Member) *Error {
+	for _, m := range members {
+		switch m.Name {
+		case "detail", "error", "title", "message", "errors", "status", "statusCode":
+			return &Error{Line: 1, Reason: fmt.Sprintf("the file holds an HTTP error body, not a stream: %s", excerpt(d))}
+		}
+		if strings.EqualFold(m.Name, "stream") {
+			return d.ErrorAt(m.At, "a script has no member %q: names are case-sensitive (\"stream\")", m.Name)
+		}
+	}
+	return &Error{Line: 1, Reason: "one JSON object with neither a \"stream\" (a script) nor a \"type\" (an event): not a script"}
 }
 
-func parseLines(data []byte, name string) (Script, error) {
+// excerpt is the start of a file, white space collapsed, for an error.
+func excerpt(d Doc) string {
+	text := strings.Join(strings.Fields(string(d)), " ")
+	if utf8.RuneCountInString(text) > 120 {
+		text = string([]rune(text)[:120]) + "…"
+	}
+	return text
+}
+
+func parseLines(d Doc, name string) (Script, error) {
 	s := Script{Name: name}
-	for i, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" {
+	at := 0
+	for line := range bytes.Lines(d) {
+		start := at
+		at += len(line)
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		if !json.Valid([]byte(line)) {
-			var v any
-			err := json.Unmarshal([]byte(line), &v)
-			return Script{}, &Error{Line: i + 1, Reason: "invalid JSON: " + err.Error()}
+		text := bytes.TrimRight(line, "\r\n")
+		if start == 0 {
+			text = bytes.TrimPrefix(text, []byte("\ufeff"))
+			start += len(line) - len(bytes.TrimPrefix(line, []byte("\ufeff")))
 		}
-		frame, err := readStep(json.RawMessage(line))
+		frame, err := readStep(d, text, start, "")
 		if err != nil {
-			return Script{}, &Error{Line: i + 1, Reason: err.Error()}
+			return Script{}, err
 		}
-		frame.Line = i + 1
 		s.Frames = append(s.Frames, frame)
 	}
 	if len(s.Frames) == 0 {
@@ -151,70 +164,89 @@ func parseLines(data []byte, name string) (Script, error) {
 	return s, nil
 }
 
-func parseObject(data []byte, members map[string]json.RawMessage, name string) (Script, error) {
-	var head struct {
-		Name        *string         `json:"name"`
-		Description string          `json:"description"`
-		Input       json.RawMessage `json:"input"`
-		Client      struct {
-			MaxProtocolVersion string `json:"maxProtocolVersion"`
-		} `json:"client"`
-		Stream        []json.RawMessage `json:"stream"`
-		Expect        json.RawMessage   `json:"expect"`
-		Continuations json.RawMessage   `json:"continuations"`
-	}
-	if err := strict(data, &head); err != nil {
-		return Script{}, err
-	}
-	s := Script{Name: name, Description: head.Description, Peer: head.Client.MaxProtocolVersion, Extra: map[string]json.RawMessage{}}
-	if head.Name != nil {
-		if strings.TrimSpace(*head.Name) == "" {
-			return Script{}, &Error{Line: lineOf(data, `"name"`), Reason: "name must not be blank"}
-		}
-		s.Name = *head.Name
-	}
-	if len(head.Input) > 0 && string(head.Input) != "null" {
-		if head.Input[0] != '{' {
-			return Script{}, &Error{Line: lineOf(data, `"input"`), Reason: "input must be an object"}
-		}
-		s.Input = head.Input
-	}
-	if len(head.Expect) > 0 && string(head.Expect) != "null" {
-		s.Expect = head.Expect
-	}
-	for k, v := range members {
-		switch k {
-		case "name", "description", "input", "client", "stream", "expect", "continuations":
+func parseObject(d Doc, members []Member, name string) (Script, error) {
+	s := Script{Name: name, Extra: map[string]json.RawMessage{}}
+	var stream, continuations *Member
+	for i := range members {
+		m := &members[i]
+		var err *Error
+		switch m.Name {
+		case "name":
+			if s.Name, err = d.Text(*m); err == nil && strings.TrimSpace(s.Name) == "" {
+				err = d.ErrorAt(m.At, "name must not be blank")
+			}
+		case "description":
+			s.Description, err = d.Text(*m)
+		case "input":
+			switch m.Value.Kind() {
+			case 'n':
+			case '{':
+				s.Input = json.RawMessage(m.Value)
+			default:
+				err = d.ErrorAt(m.At, "input must be an object")
+			}
+		case "client":
+			s.Peer, err = readClient(d, *m)
+		case "stream":
+			stream = m
+		case "expect":
+			if m.Value.Kind() != 'n' {
+				s.Expect = json.RawMessage(m.Value)
+			}
+		case "continuations":
+			continuations = m
 		default:
-			s.Extra[k] = v
+			s.Extra[m.Name] = json.RawMessage(m.Value)
 		}
-	}
-	if err := s.addFrames(head.Stream, data, 0); err != nil {
-		return Script{}, err
-	}
-	if head.Continuations != nil {
-		var err error
-		if s.Continuations, err = readContinuations(head.Continuations, data); err != nil {
+		if err != nil {
 			return Script{}, err
 		}
-		if err := s.checkContinuations(data); err != nil {
+	}
+	items, err := d.Array(stream.Value, stream.At, "stream")
+	if err != nil {
+		return Script{}, err
+	}
+	if err := s.addFrames(d, items); err != nil {
+		return Script{}, err
+	}
+	if continuations != nil && continuations.Value.Kind() != 'n' {
+		conts, err := readContinuations(d, *continuations)
+		if err != nil {
+			return Script{}, err
+		}
+		s.Continuations = conts
+		if err := s.checkContinuations(d); err != nil {
 			return Script{}, err
 		}
 	}
 	return s, nil
 }
 
-// lineOf is the line of a member's first appearance, for errors.
+// readClient reads "client": {"maxProtocolVersion": "…"}, the version of
+// a producer older than 1.0.
+func readClient(d Doc, m Member) (string, *Error) {
+	members, err := d.Object(m.Value, m.At, "client")
+	if err != nil {
+		return "", err
+	}
+	if v := Find(members, "maxProtocolVersion"); v != nil {
+		return d.Text(*v)
+	}
+	return "", nil
+}
+
+// lineOf is the line of a Member's first appearance, for errors.
 func lineOf(data []byte, needle string) int {
 	if i := bytes.Index(data, []byte(needle)); i >= 0 {
-		return lineAt(data, i)
+		line, _ := Doc(data).position(i)
+		return line
 	}
 	return 0
 }
 
 // addFrames reads the items of a stream, each an event or a frame.
-func (s *Script) addFrames(items []json.RawMessage, data []byte, from int) error {
-	frames, err := readFrames(items, data, from)
+func (s *Script) addFrames(d Doc, items []Item) error {
+	frames, err := readFrames(d, items)
 	if err != nil {
 		return err
 	}
@@ -225,77 +257,93 @@ func (s *Script) addFrames(items []json.RawMessage, data []byte, from int) error
 	return nil
 }
 
-// readFrames reads the items of a stream found in data after from, each
-// an event or a frame.
-func readFrames(items []json.RawMessage, data []byte, from int) ([]Frame, *Error) {
-	var frames []Frame
-	offset := from
-	for i, item := range items {
-		line := 0
-		if at := bytes.Index(data[offset:], item); at >= 0 {
-			line = lineAt(data, offset+at)
-			offset += at + len(item)
-		}
-		frame, err := readStep(item)
+// readFrames reads the items of a stream, each an event or a frame.
+func readFrames(d Doc, items []Item) ([]Frame, *Error) {
+	frames := make([]Frame, 0, len(items))
+	for i, it := range items {
+		frame, err := readStep(d, it.Value, it.At, fmt.Sprintf("stream item %d", i))
 		if err != nil {
-			return nil, &Error{Line: line, Reason: fmt.Sprintf("stream item %d: %v", i, err)}
+			return nil, err
 		}
-		frame.Line = line
 		frames = append(frames, frame)
 	}
 	return frames, nil
 }
 
-// readStep reads one stream item: an event (an object with a "type"), or
-// {"afterMs", "event"} or {"afterMs", "comment"}. An event is kept as
-// written (compacted): a script may hold anything, valid AG-UI or not.
-func readStep(item json.RawMessage) (Frame, error) {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(item, &members); err != nil {
-		if bytes.HasPrefix(bytes.TrimSpace(item), []byte("{")) {
-			return Frame{}, err
+// readStep reads one stream Item, found at base: an event (an object with
+// a "type"), or {"afterMs", "event"} or {"afterMs", "comment"}. An event
+// is kept as written (compacted): a script may hold anything, valid AG-UI
+// or not. what names the item in errors.
+func readStep(d Doc, raw []byte, base int, what string) (Frame, *Error) {
+	line, _ := d.position(base)
+	fail := func(err *Error) (Frame, *Error) {
+		if what != "" {
+			err.Reason = what + ": " + err.Reason
 		}
-		return Frame{}, errors.New("an event is a JSON object")
+		return Frame{}, err
 	}
-	if _, isEvent := members["type"]; isEvent || (members["afterMs"] == nil && members["event"] == nil && members["comment"] == nil) {
-		event := Compact(item)
-		frame := Frame{Event: event}
+	members, err := d.members(raw, base, "an event")
+	if err != nil {
+		return fail(err)
+	}
+	if Find(members, "type") != nil || (Find(members, "afterMs") == nil && Find(members, "event") == nil && Find(members, "comment") == nil) {
+		if err := d.Only(frameNames(members), "a frame", "afterMs", "event", "comment"); err != nil && len(members) > 0 && Find(members, "type") == nil {
+			return fail(err) // "Event" or "AfterMs": a frame misspelt, not an event
+		}
+		event := Compact(raw)
+		frame := Frame{Event: event, Line: line}
 		frame.Type, frame.ids = readEvent(event)
 		return frame, nil
 	}
-	var w struct {
-		AfterMs *float64        `json:"afterMs"`
-		Event   json.RawMessage `json:"event"`
-		Comment *string         `json:"comment"`
+	if err := d.Only(members, "a frame", "afterMs", "event", "comment"); err != nil {
+		return fail(err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(item))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil {
-		return Frame{}, fmt.Errorf("a frame is {\"afterMs\", \"event\"} or {\"afterMs\", \"comment\"}: %v", err)
+	if err := d.once(members, "a frame"); err != nil {
+		return fail(err)
 	}
-	var frame Frame
-	if w.AfterMs != nil {
-		if *w.AfterMs < 0 || *w.AfterMs > float64(MaxAfter/time.Millisecond) {
-			return Frame{}, errors.New("afterMs must be between 0 and 3,600,000 (an hour)")
+	frame := Frame{Line: line}
+	if m := Find(members, "afterMs"); m != nil {
+		var ms float64
+		if m.Value.Kind() != '0' || json.Unmarshal(m.Value, &ms) != nil || ms < 0 || ms > float64(MaxAfter/time.Millisecond) {
+			return fail(d.ErrorAt(m.At, "afterMs must be a number between 0 and 3,600,000 (an hour)"))
 		}
-		frame.After = time.Duration(*w.AfterMs * float64(time.Millisecond))
+		frame.After = time.Duration(ms * float64(time.Millisecond))
 	}
+	event, comment := Find(members, "event"), Find(members, "comment")
 	switch {
-	case w.Event != nil && w.Comment == nil:
-		if bytes.TrimSpace(w.Event)[0] != '{' {
-			return Frame{}, errors.New("an event is a JSON object")
+	case event != nil && comment == nil:
+		if event.Value.Kind() != '{' {
+			return fail(d.ErrorAt(event.At, "an event is a JSON object"))
 		}
-		frame.Event = Compact(w.Event)
+		frame.Event = Compact(json.RawMessage(event.Value))
 		frame.Type, frame.ids = readEvent(frame.Event)
-	case w.Comment != nil && w.Event == nil:
-		if strings.ContainsAny(*w.Comment, "\r\n") {
-			return Frame{}, errors.New("a comment is one line")
+	case comment != nil && event == nil:
+		text, err := d.Text(*comment)
+		if err != nil {
+			return fail(err)
 		}
-		frame.Comment = *w.Comment
+		if strings.ContainsAny(text, "\r\n") {
+			return fail(d.ErrorAt(comment.At, "a comment is one line"))
+		}
+		frame.Comment = text
 	default:
-		return Frame{}, errors.New("a frame has an event or a comment")
+		return fail(d.ErrorAt(base, "a frame has an event or a comment"))
 	}
 	return frame, nil
+}
+
+// frameNames are the members whose names a frame's differ from by case
+// alone: an event with none of them is an event, whatever it holds.
+func frameNames(members []Member) []Member {
+	var out []Member
+	for _, m := range members {
+		for _, n := range []string{"afterMs", "event", "comment"} {
+			if strings.EqualFold(m.Name, n) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }
 
 // Compact is raw without insignificant whitespace, or raw itself when it

@@ -72,7 +72,7 @@ func TestLoadRefusesTheWholeLibraryListingEveryProblem(t *testing.T) {
 	}
 	lines := strings.Split(err.Error(), "\n")
 	want := []string{
-		bad + ": line 2: invalid JSON",
+		bad + ": line 2, column 9: invalid JSON",
 		builtIn + `: script "normal" has the name of a built-in script`,
 		again + `: script "good" is already loaded from ` + good,
 		empty + ": no .json or .jsonl script in it",

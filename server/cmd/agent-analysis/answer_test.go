@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -73,7 +75,7 @@ func TestCheckURLAnswersAnInterruptedRun(t *testing.T) {
 	})
 	junit := filepath.Join(t.TempDir(), "report.xml")
 	var out bytes.Buffer
-	if err := run(t.Context(), []string{"check", "-url", url, "-answer", "approve", "-junit", junit}, &out, io.Discard); err != nil {
+	if err := run(t.Context(), []string{"check", "-url", url, "-name", "normal", "-answer", "approve", "-junit", junit}, &out, io.Discard); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	lines := strings.Split(out.String(), "\n")
@@ -98,7 +100,7 @@ func TestCheckURLAnswersAnInterruptedRun(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := run(t.Context(), []string{"check", "-url", url, "-answer", "reject", "-json"}, &out, io.Discard); err != nil {
+	if err := run(t.Context(), []string{"check", "-url", url, "-name", "normal", "-answer", "reject", "-json"}, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	var report struct {
@@ -123,8 +125,32 @@ func TestCheckURLSaysARunIsInterrupted(t *testing.T) {
 	if err := run(t.Context(), []string{"check", "-url", url}, &out, io.Discard); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	if first, _, _ := strings.Cut(out.String(), "\n"); !strings.HasSuffix(first, `; -answer approve|reject|cancel|FILE answers it)`) || asked.Load() != 1 {
+	first, _, _ := strings.Cut(out.String(), "\n")
+	if !strings.Contains(first, "; to answer it: agent-analysis check -url "+url+" -thread thread-") || !strings.HasSuffix(first, " -answer approve|reject|cancel|FILE)") || asked.Load() != 1 {
 		t.Errorf("%s", out.String())
+	}
+}
+
+// The command a report prints answers the interrupt it names: on the same
+// thread, an answer file naming the interrupt by the id the report
+// printed is accepted, and the resumed run judged. Header values are not
+// in it.
+func TestTheAnswerHintAnswers(t *testing.T) {
+	api := servertest.Ours(t)
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"check", "-url", api, "-scenario", "approval", "-H", "X-Token: s3cret"}, &out, io.Discard); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	id := regexp.MustCompile(`waits for interrupt "([^"]+)"`).FindStringSubmatch(out.String())
+	hint := regexp.MustCompile(`to answer it: (.*) -answer approve\|reject\|cancel\|FILE\)`).FindStringSubmatch(out.String())
+	if id == nil || hint == nil || strings.Contains(out.String(), "s3cret") || !strings.Contains(hint[1], "-H 'X-Token: …'") {
+		t.Fatalf("no interrupt or hint, or a header's value, in:\n%s", out.String())
+	}
+	answers := testfile.Write(t, t.TempDir(), "yes.json", `[{"interruptId":`+strconv.Quote(id[1])+`,"status":"resolved","payload":{"approved":true}}]`)
+	args := strings.Fields(strings.Replace(strings.TrimPrefix(hint[1], "agent-analysis "), "'X-Token: …'", "X-Token:s3cret", 1))
+	out.Reset()
+	if err := run(t.Context(), append(args, "-answer", answers), &out, io.Discard); err != nil || !strings.Contains(out.String(), "ok   approval/yes\n") {
+		t.Errorf("%v: %v\n%s", args, err, out.String())
 	}
 }
 
@@ -157,7 +183,7 @@ func TestCheckURLAgainstAgentsThatResumeBadly(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			url, _ := interruptingAgent(t, false, tt.resumed)
 			var out bytes.Buffer
-			err := run(t.Context(), append([]string{"check", "-url", url, "-answer", "cancel"}, tt.args...), &out, io.Discard)
+			err := run(t.Context(), append([]string{"check", "-url", url, "-name", "normal", "-answer", "cancel"}, tt.args...), &out, io.Discard)
 			if errors.Is(err, errFailed) != tt.failed || (err != nil && !errors.Is(err, errFailed)) {
 				t.Errorf("err %v", err)
 			}
@@ -181,7 +207,7 @@ func TestCheckURLSendsNoResumeTheEngineRefuses(t *testing.T) {
 	dir := t.TempDir()
 	late := testfile.Write(t, dir, "late.json", `[{"interruptId":"ask","status":"resolved","payload":{"approved":true}},{"interruptId":"late","status":"resolved","payload":1}]`)
 	var out bytes.Buffer
-	err := run(t.Context(), []string{"check", "-url", url, "-answer", late}, &out, io.Discard)
+	err := run(t.Context(), []string{"check", "-url", url, "-name", "normal", "-answer", late}, &out, io.Discard)
 	lines := strings.Split(out.String(), "\n")
 	if !errors.Is(err, errFailed) || lines[2] != `FAIL normal/late: resume: the resume was not sent: resume/1/status: interrupt "late" expired at 2001-01-01T00:00:00Z: it can only be cancelled (https://docs.ag-ui.com/spec/1.0/basic/patterns/interrupt-resume)` ||
 		asked.Load() != 1 {
@@ -247,7 +273,7 @@ func TestRecordAnswersOnlyWhatItCan(t *testing.T) {
 	})
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"record", "-url", refusing, "-answer", "reject", "-o", path}, &out, io.Discard)
-	if err == nil || err.Error() != "record: nothing recorded: the resumed run: http-status: the agent answered 400 Bad Request, not 2xx: \"no\"" ||
+	if err == nil || err.Error() != "nothing recorded: the resumed run: http-status: the agent answered 400 Bad Request, not 2xx: \"no\"" ||
 		!strings.HasPrefix(out.String(), "FAIL rec/rejected: http-status: the agent answered 400") {
 		t.Errorf("%v\n%s", err, out.String())
 	}

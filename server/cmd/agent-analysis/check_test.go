@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -51,7 +52,7 @@ func TestCheckCommand(t *testing.T) {
 		}
 	}
 	errs.Reset()
-	if err := run(context.Background(), []string{"check", "-h"}, io.Discard, &errs); err != nil || !strings.Contains(errs.String(), "Usage: agent-analysis check") {
+	if err := run(context.Background(), []string{"check", "-h"}, &errs, io.Discard); err != nil || !strings.Contains(errs.String(), "Usage: agent-analysis check") {
 		t.Errorf("-h: %v %s", err, errs.String())
 	}
 }
@@ -130,8 +131,8 @@ func TestCheckURLAgainstAgentsThatDoNotStream(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-url", silent, "-timeout", "100ms"}, "FAIL normal: timeout: no answer within 100ms: the agent sent no response headers (" + rules.Guide + ")\n     no answer · "},
-		{[]string{"-url", html}, `FAIL normal: content-type: the answer is "text/html", not text/event-stream: "<h1>Not here</h1>" (https://docs.ag-ui.com/spec/1.0/basic/transports/http-sse)` + "\n     200 text/html · 0 events"},
+		{[]string{"-url", silent, "-timeout", "100ms", "-name", "normal"}, "FAIL normal: timeout: no answer within 100ms: the agent sent no response headers (" + rules.Guide + ")\n     no answer · "},
+		{[]string{"-url", html + "/agui"}, `FAIL agui: content-type: the answer is "text/html", not text/event-stream: "<h1>Not here</h1>" (https://docs.ag-ui.com/spec/1.0/basic/transports/http-sse)` + "\n     200 text/html · 0 events"},
 	} {
 		var out bytes.Buffer
 		err := run(t.Context(), append([]string{"check"}, tt.args...), &out, io.Discard)
@@ -152,14 +153,21 @@ func TestCheckFlags(t *testing.T) {
 		{[]string{"-timeout", "5s", "file.json"}, "-timeout goes with -url"},
 		{[]string{"-scenario", "slow", "file.json"}, "-scenario goes with -url"},
 		{[]string{"-url", "localhost:8080"}, "is not an http:// or https:// URL"},
-		{[]string{"-url", "http://x", "-input", "in.json", "-scenario", "slow"}, "-scenario sets the demo's input"},
-	} {
+		{[]string{"-url", "http://x", "-input", "a.json", "-input", "b.json", "-name", "x"}, "-name names one run"},
+		{[]string{"-url", "http://x", "-H", "Authorization Bearer s3cret"}, "-H (the first): a header is Name: value, the name a token (its value is not shown)"},
+		{[]string{"-url", "http://x", "-H", "X-A: 1", "-H", "X-Key: a\rb"}, "-H X-Key: a header's value is one line (it is not shown)"},
+		{[]string{"-url", "http://x", "-cancel-after", "-1"}, `invalid value "-1" for flag -cancel-after: a number of events is 0 or more`},
+		{[]string{"-url", "http://x", "-cancel-after", "soon"}, `a number of events (3) or a duration (500ms)`},
+		{[]string{"-cancel-after", "3", "file.json"}, "-cancel-after goes with -url"},
+		{[]string{"-H", "X-A: 1", "file.json"}, "-H goes with -url"},
+		{[]string{"-thread", "t", "file.json"}, "-thread goes with -url"}} {
 		if err := run(context.Background(), append([]string{"check"}, tt.args...), io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), tt.says) {
 			t.Errorf("%v: %v, want %q", tt.args, err, tt.says)
 		}
 	}
 	junit := filepath.Join(t.TempDir(), "no-such-dir", "r.xml")
-	if err := run(context.Background(), []string{"check", "-junit", junit, "../../../kit/check/testdata/scripts/valid.jsonl"}, io.Discard, io.Discard); err == nil || err.Error() != "check: -junit: "+junit+": no such file or directory" {
+	if err := run(context.Background(), []string{"check", "-junit", junit, "../../../kit/check/testdata/scripts/valid.jsonl"}, io.Discard, io.Discard); err == nil ||
+		err.Error() != "invalid value "+strconv.Quote(junit)+" for flag -junit: the folder "+filepath.Dir(junit)+" does not exist" {
 		t.Errorf("-junit into a missing directory: %v", err)
 	}
 }

@@ -25,16 +25,26 @@ func TestExitStatus(t *testing.T) {
 	}{
 		{[]string{"check", valid}, 0, ""},
 		{[]string{"check", "../../../kit/check/testdata/scripts/after-finish.json"}, 1, ""},
-		{[]string{"check"}, 2, "agent-analysis: check: name at least one file or directory, or an agent with -url"},
-		{[]string{"check", "-nope", valid}, 2, "flag provided but not defined: -nope"},
-		{[]string{"check", filepath.Join(dir, "missing.json")}, 2, "agent-analysis: check: " + filepath.Join(dir, "missing.json") + ": no such file or directory"},
+		{[]string{"check"}, 2, "agent-analysis check: name at least one file or directory, or an agent with -url (see agent-analysis check -h)\n"},
+		{[]string{"check", "-nope", valid}, 2, "agent-analysis check: flag provided but not defined: -nope (see agent-analysis check -h)\n"},
+		{[]string{"check", filepath.Join(dir, "missing.json")}, 2, "agent-analysis check: " + filepath.Join(dir, "missing.json") + ": no such file or directory (see agent-analysis check -h)\n"},
 		{[]string{"check", valid, filepath.Join(dir, "missing.json")}, 2, "no such file or directory"},
-		{[]string{"check", "-url", "localhost:8080"}, 2, `agent-analysis: check: -url: "localhost:8080" is not an http:// or https:// URL`},
+		{[]string{"check", "-url", "localhost:8080"}, 2, `agent-analysis check: -url: "localhost:8080" is not an http:// or https:// URL (see agent-analysis check -h)`},
 		{[]string{"check", "-url", "http://x", "-input", filepath.Join(dir, "missing.json")}, 2, "no such file or directory"},
-		{[]string{"check", "-url", "http://x", "-answer", filepath.Join(dir, "missing.json")}, 2, "invalid value"},
-		{[]string{"check", "-answer", "approve", valid}, 2, "agent-analysis: check: -answer goes with -url"},
-		{[]string{"record", "-url", "http://x"}, 2, "agent-analysis: record: -o FILE is required"},
-		{[]string{"-max-streams", "0"}, 2, "agent-analysis: -max-streams must be at least 1, got 0"},
+		{[]string{"check", "-url", "http://x", "-answer", "approved"}, 2, `agent-analysis check: invalid value "approved" for flag -answer: it is approve, reject, cancel, or a JSON file of resume entries, and no such file exists (see agent-analysis check -h)` + "\n"},
+		{[]string{"check", "-answer", "approve", valid}, 2, "agent-analysis check: -answer goes with -url (see agent-analysis check -h)\n"},
+		{[]string{"check", "-junit", filepath.Join(dir, "no", "r.xml"), valid}, 2, "agent-analysis check: invalid value \"" + filepath.Join(dir, "no", "r.xml") + "\" for flag -junit: the folder " + filepath.Join(dir, "no") + " does not exist (see agent-analysis check -h)\n"},
+		{[]string{"check", "-sarif", dir, valid}, 2, "is a folder"},
+		{[]string{"record", "-url", "http://x"}, 2, "agent-analysis record: -o FILE is required (see agent-analysis record -h)\n"},
+		{[]string{"proxy", "-upstream", "http://x", "-sarif", filepath.Join(dir, "no", "x.sarif")}, 2, "for flag -sarif: the folder " + filepath.Join(dir, "no") + " does not exist"},
+		{[]string{"serve", "-max-streams", "0"}, 2, "agent-analysis serve: -max-streams must be at least 1, got 0 (see agent-analysis serve -h)\n"},
+		{[]string{"serve", "-fixtures", filepath.Join(dir, "no")}, 2, "agent-analysis serve: invalid value \"" + filepath.Join(dir, "no") + "\" for flag -fixtures: " + filepath.Join(dir, "no") + " is not a folder (see agent-analysis serve -h)\n"},
+		{[]string{"-addr", ":0"}, 2, "agent-analysis: give the command before its flags, as in agent-analysis serve -addr (see agent-analysis help)\n"},
+		{[]string{"serv"}, 2, "agent-analysis: no command \"serv\" (see agent-analysis help)\n"},
+		{[]string{"help", "nope"}, 2, "agent-analysis: help: no command \"nope\" (see agent-analysis help)\n"},
+		{[]string{"help"}, 0, ""},
+		{[]string{"version"}, 0, ""},
+		{[]string{"check", "-h"}, 0, ""},
 	} {
 		var stderr bytes.Buffer
 		err := run(context.Background(), tt.args, io.Discard, &stderr)
@@ -58,7 +68,7 @@ func TestOneUnreadableFileAmongSeveral(t *testing.T) {
 	var out bytes.Buffer
 	err := run(context.Background(), []string{"check", bad, gone, "../../../kit/check/testdata/scripts/valid.jsonl"}, &out, io.Discard)
 	lines := strings.Split(out.String(), "\n")
-	if !errors.Is(err, errFailed) || !strings.HasPrefix(lines[0], "FAIL bad: file: "+bad+": line 1: invalid JSON") ||
+	if !errors.Is(err, errFailed) || !strings.HasPrefix(lines[0], "FAIL bad: file: "+bad+": line 1, column 11: invalid JSON") ||
 		!strings.HasPrefix(lines[1], "FAIL gone: file: "+gone+": ") || lines[2] != "ok   valid" || lines[3] != "1 passed, 2 failed" {
 		t.Errorf("%v\n%s", err, out.String())
 	}

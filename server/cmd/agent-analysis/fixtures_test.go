@@ -65,17 +65,16 @@ func TestServeRefusesBadFixtures(t *testing.T) {
 		dirs []string
 		says string
 	}{
-		{"a missing directory", []string{filepath.Join(root, "missing")}, filepath.Join(root, "missing") + ": cannot read it: no such file or directory"},
 		{"an unreadable file", []string{unreadable}, filepath.Join(unreadable, "gone.json") + ": cannot read it: no such file or directory"},
 		{"a 50 MiB file", []string{huge}, filepath.Join(huge, "huge.json") + ": the file is 50.0 MiB, over the 16 MiB a script may be"},
-		{"invalid JSON on line 3", []string{invalid}, filepath.Join(invalid, "bad.jsonl") + ": line 3: invalid JSON: invalid character 'R'"},
+		{"invalid JSON on line 3", []string{invalid}, filepath.Join(invalid, "bad.jsonl") + ": line 3, column 10: invalid JSON: invalid character 'R'"},
 		{"a built-in's name", []string{builtIn}, filepath.Join(builtIn, "normal.json") + `: script "normal" has the name of a built-in script`},
 		{"a name twice", []string{one, two}, filepath.Join(two, "other.json") + `: script "twice" is already loaded from ` + filepath.Join(one, "twice.json")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout bytes.Buffer
-			args := []string{"-addr", "127.0.0.1:0", "-web", t.TempDir()}
+			args := []string{"serve", "-addr", "127.0.0.1:0", "-web", t.TempDir()}
 			for _, d := range tt.dirs {
 				args = append(args, "-fixtures", d)
 			}

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,22 +16,37 @@ import (
 	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
+// ownEndpoint is the path of this project's AG-UI endpoint: a live run
+// there names a scenario to play (forwardedProps.scenario), "normal" when
+// -scenario says none.
+const ownEndpoint = "/api/agent-analysis"
+
 // liveFlags are what record and check -url ask a live agent with.
 type liveFlags struct {
 	url      string
 	inputs   []string
 	scenario string
+	thread   string
+	headers  []string // -H as given; read by header, which never shows a value
+	header   http.Header
 	timeout  time.Duration
 	answer   *agent.Answer // how an interrupted run is answered; nil: it is not
 }
 
-func (l *liveFlags) register(flags *flag.FlagSet, inputUsage string) {
-	flags.StringVar(&l.url, "url", "", "the agent's AG-UI endpoint, http(s)://…, to POST the RunAgentInput to")
-	flags.Func("input", inputUsage, func(path string) error { l.inputs = append(l.inputs, path); return nil })
-	flags.StringVar(&l.scenario, "scenario", "normal", "without -input: forwardedProps.scenario of the demo's input\n(this server's scenario, fault or file script to play; other agents may ignore it)")
-	flags.Func("answer", "when a run ends interrupted, answer it and judge the run that resumes it too:\n"+
+func (l *liveFlags) register(fs *flag.FlagSet, inputUsage string) {
+	fs.StringVar(&l.url, "url", "", "the agent's AG-UI endpoint, http(s)://…, to POST the RunAgentInput to")
+	fs.Func("input", inputUsage, func(path string) error { l.inputs = append(l.inputs, path); return nil })
+	fs.StringVar(&l.scenario, "scenario", "", "forwardedProps.scenario of the input: the script this project's server plays\n(normal when the URL is this server's "+ownEndpoint+"); other agents get none unless asked")
+	fs.StringVar(&l.thread, "thread", "", "the input's threadId, to continue a thread (an interrupt's id from an earlier report may\nthen be answered with -answer FILE); default: a fresh thread each run")
+	// The flag package would quote a value it refuses, secret and all:
+	// -H takes anything, and readHeaders says what is wrong without it.
+	fs.Func("H", "a request header, 'Name: value' as curl -H takes it (repeatable): a token, an API key;\nsent, never printed, logged or written to a report", func(h string) error {
+		l.headers = append(l.headers, h)
+		return nil
+	})
+	fs.Func("answer", "when a run ends interrupted, answer it and judge the run that resumes it too:\n"+
 		"approve or reject (every interrupt asking one boolean; the others cancelled), cancel (every\n"+
-		"interrupt), or a JSON file holding the resume list, [{\"interruptId\", \"status\", \"payload\"}]", func(value string) error {
+		"interrupt), or a JSON file holding the resume list, [{\"interruptId\", \"status\", \"payload\", \"metadata\"}]", func(value string) error {
 		a, err := agent.ParseAnswer(value)
 		if err != nil {
 			return err
@@ -37,19 +54,65 @@ func (l *liveFlags) register(flags *flag.FlagSet, inputUsage string) {
 		l.answer = &a
 		return nil
 	})
-	flags.DurationVar(&l.timeout, "timeout", agent.DefaultTimeout, "bounds each run, from the request to the stream's end: an agent that never answers,\nor never ends its stream, fails there")
+	fs.DurationVar(&l.timeout, "timeout", agent.DefaultTimeout, "bounds each run, from the request to the stream's end: an agent that never answers,\nor never ends its stream, fails there")
 }
 
-// given is the first of the flags that only mean something with -url
-// that was given, or "".
-func (l *liveFlags) given(flags *flag.FlagSet) string {
-	name := ""
-	flags.Visit(func(f *flag.Flag) {
-		if name == "" && (f.Name == "input" || f.Name == "scenario" || f.Name == "timeout" || f.Name == "answer") {
-			name = f.Name
+// readHeaders reads -H; an error never shows a header's value.
+func (l *liveFlags) readHeaders() error {
+	l.header = http.Header{}
+	for n, h := range l.headers {
+		name, value, ok := strings.Cut(h, ":")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		switch {
+		case !ok || !validHeaderName(name):
+			return fmt.Errorf("-H (the %s): a header is Name: value, the name a token (its value is not shown)", ordinal(n+1))
+		case strings.ContainsAny(value, "\r\n\x00"):
+			return fmt.Errorf("-H %s: a header's value is one line (it is not shown)", name)
+		}
+		l.header.Add(name, value)
+	}
+	return nil
+}
+
+func ordinal(n int) string {
+	switch n {
+	case 1:
+		return "first"
+	case 2:
+		return "second"
+	case 3:
+		return "third"
+	}
+	return fmt.Sprintf("%dth", n)
+}
+
+// validHeaderName: a header's name is an HTTP token.
+func validHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		if c > 0x7e || c <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// liveOnly are the flags that mean something with -url alone.
+var liveOnly = []string{"input", "scenario", "thread", "H", "timeout", "answer", "name", "cancel-after"}
+
+// given is the first flag that was given of names, or "".
+func given(fs *flag.FlagSet, names ...string) string {
+	first := ""
+	fs.Visit(func(f *flag.Flag) {
+		for _, n := range names {
+			if first == "" && f.Name == n {
+				first = n
+			}
 		}
 	})
-	return name
+	return first
 }
 
 // liveRun is one run to ask for, and what its report calls it.
@@ -60,8 +123,9 @@ type liveRun struct {
 }
 
 // runs are the runs the flags ask for: one per -input file, named after
-// it, or the demo's input, named after its scenario.
-func (l *liveFlags) runs(flags *flag.FlagSet) ([]liveRun, error) {
+// it, or one of an input made from nothing, named by name, or else by
+// the scenario on this project's server, or by the URL's path.
+func (l *liveFlags) runs(name string) ([]liveRun, error) {
 	u, err := url.Parse(l.url)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("-url: %q is not an http:// or https:// URL", l.url)
@@ -69,20 +133,35 @@ func (l *liveFlags) runs(flags *flag.FlagSet) ([]liveRun, error) {
 	if l.timeout <= 0 {
 		return nil, fmt.Errorf("-timeout must be positive, got %s", l.timeout)
 	}
-	scenarioSet := false
-	flags.Visit(func(f *flag.Flag) { scenarioSet = scenarioSet || f.Name == "scenario" })
-	if scenarioSet && len(l.inputs) > 0 {
-		return nil, errors.New("-scenario sets the demo's input: it goes without -input")
+	if err := l.readHeaders(); err != nil {
+		return nil, err
+	}
+	if name != "" && len(l.inputs) > 1 {
+		return nil, errors.New("-name names one run: give one -input with it")
+	}
+	inputs := agent.Inputs{ThreadID: l.thread, Scenario: l.scenario}
+	if strings.HasSuffix(u.Path, ownEndpoint) { // the demo's own input
+		inputs.State = []byte(`{"services":[]}`)
+		if inputs.Scenario == "" && len(l.inputs) == 0 {
+			inputs.Scenario = "normal"
+		}
 	}
 	request := func(in agui.Input) agent.Request {
-		return agent.Request{URL: l.url, Input: in, Timeout: l.timeout}
+		return agent.Request{URL: l.url, Input: in, Header: l.header, Timeout: l.timeout}
 	}
 	if len(l.inputs) == 0 {
-		in, err := agent.DemoInput(l.scenario)
+		in, _, err := agent.NewInput(nil, inputs)
 		if err != nil {
-			return nil, fmt.Errorf("-scenario: %w", err)
+			return nil, err
 		}
-		return []liveRun{{name: l.scenario, request: request(in)}}, nil
+		switch {
+		case name != "":
+		case strings.HasSuffix(u.Path, ownEndpoint):
+			name = inputs.Scenario
+		default:
+			name = pathName(u)
+		}
+		return []liveRun{{name: name, request: request(in)}}, nil
 	}
 	named := map[string]map[string]bool{} // the files of each base name
 	for _, path := range l.inputs {
@@ -93,26 +172,38 @@ func (l *liveFlags) runs(flags *flag.FlagSet) ([]liveRun, error) {
 	}
 	var runs []liveRun
 	for _, path := range l.inputs {
-		in, warnings, err := agent.ReadInputFile(path)
+		in, warnings, err := agent.ReadInputFile(path, inputs)
 		if err != nil {
 			return nil, fmt.Errorf("-input: %w", err)
 		}
 		// A report needs one name a run: a/ask.json and b/ask.json are
 		// named by their paths, a file given twice by its turn too.
-		name := script.BaseName(path)
-		if len(named[name]) > 1 {
-			name = filepath.ToSlash(path)
+		runName := script.BaseName(path)
+		if len(named[runName]) > 1 {
+			runName = filepath.ToSlash(path)
 		}
-		if n := countNamed(runs, name); n > 0 {
-			name = fmt.Sprintf("%s #%d", name, n+1)
+		if n := countNamed(runs, runName); n > 0 {
+			runName = fmt.Sprintf("%s #%d", runName, n+1)
 		}
-		r := liveRun{name: name, request: request(in)}
+		if name != "" {
+			runName = name
+		}
+		r := liveRun{name: runName, request: request(in)}
 		for _, w := range warnings {
 			r.notes = append(r.notes, "input: "+w.Text)
 		}
 		runs = append(runs, r)
 	}
 	return runs, nil
+}
+
+// pathName names a run of an agent after its endpoint's path
+// ("api/copilotkit"), or its host for a URL without one.
+func pathName(u *url.URL) string {
+	if p := strings.Trim(u.Path, "/"); p != "" {
+		return p
+	}
+	return u.Host
 }
 
 // countNamed is how many runs already bear name, or name #N.
@@ -124,4 +215,19 @@ func countNamed(runs []liveRun, name string) int {
 		}
 	}
 	return n
+}
+
+// parseStop reads -cancel-after: a number of events, or a duration.
+func parseStop(value string) (*agent.Stop, error) {
+	if n, err := strconv.Atoi(value); err == nil {
+		if n < 0 {
+			return nil, errors.New("a number of events is 0 or more")
+		}
+		return &agent.Stop{Events: n}, nil
+	}
+	d, err := time.ParseDuration(value)
+	if err != nil || d <= 0 {
+		return nil, errors.New("a number of events (3) or a duration (500ms)")
+	}
+	return &agent.Stop{After: d}, nil
 }

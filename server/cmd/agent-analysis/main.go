@@ -30,7 +30,8 @@ func main() {
 // missing file, no arguments, a URL without a scheme): exit status 2.
 type usageError struct {
 	err     error
-	printed bool // the flag package printed it, with the usage
+	command string // the command whose line it is; "" for the command's own choice
+	printed bool   // the usage itself was printed instead (the bare command)
 }
 
 func (u *usageError) Error() string { return u.err.Error() }
@@ -41,12 +42,9 @@ func usage(err error) error { return &usageError{err: err} }
 
 func usagef(format string, args ...any) error { return usage(fmt.Errorf(format, args...)) }
 
-// parseFailed is a flag.Parse error: the flag package printed it.
-func parseFailed(err error) error { return &usageError{err: err, printed: true} }
-
-// exitCode prints err, once, and gives the exit status: 0, 1 when a
-// check failed (the report said why) or something went wrong, 2 for a
-// command line that cannot run.
+// exitCode prints err, once, in one line, and gives the exit status: 0, 1
+// when a check failed (the report said why) or something went wrong, 2
+// for a command line that cannot run.
 func exitCode(err error, stderr io.Writer) int {
 	var u *usageError
 	switch {
@@ -54,29 +52,15 @@ func exitCode(err error, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errFailed):
 		return 1
+	case errors.As(err, &u) && u.printed:
+		return 2
+	case errors.As(err, &u) && u.command != "":
+		fmt.Fprintf(stderr, "agent-analysis %s: %v (see agent-analysis %s -h)\n", u.command, err, u.command)
+		return 2
 	case errors.As(err, &u):
-		if !u.printed {
-			fmt.Fprintln(stderr, "agent-analysis:", err)
-		}
+		fmt.Fprintln(stderr, "agent-analysis:", err)
 		return 2
 	}
 	fmt.Fprintln(stderr, "agent-analysis:", err)
 	return 1
-}
-
-// run runs a subcommand: serve (the default), check, record or proxy.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "serve":
-			return serve(ctx, args[1:], stdout, stderr)
-		case "check":
-			return runCheck(ctx, args[1:], stdout, stderr)
-		case "record":
-			return runRecord(ctx, args[1:], stdout, stderr)
-		case "proxy":
-			return runProxy(ctx, args[1:], stdout, stderr)
-		}
-	}
-	return serve(ctx, args, stdout, stderr)
 }

@@ -75,7 +75,7 @@ func start(t *testing.T, args ...string) *instance {
 	stdout := &syncBuffer{}
 	result := make(chan error, 1)
 	go func() {
-		result <- run(ctx, append([]string{"-addr", "127.0.0.1:0", "-log-json"}, args...), stdout, io.Discard)
+		result <- run(ctx, append([]string{"serve", "-addr", "127.0.0.1:0", "-log-json"}, args...), stdout, io.Discard)
 	}()
 	pageURL := waitFor(t, "the listening line", func() (string, bool) {
 		for _, l := range stdout.logLines() {
@@ -236,13 +236,13 @@ func TestNoDelayPlaysTheSlowScenarioAtOnce(t *testing.T) {
 }
 
 func TestFlags(t *testing.T) {
-	var stderr bytes.Buffer
-	if err := run(context.Background(), []string{"-h"}, io.Discard, &stderr); err != nil {
+	var stdout bytes.Buffer
+	if err := run(context.Background(), []string{"serve", "-h"}, &stdout, io.Discard); err != nil {
 		t.Errorf("-h: %v", err)
 	}
 	for _, flag := range []string{"-no-delay", "-max-streams", "-cors-origins", "-web", "-addr"} {
-		if !strings.Contains(stderr.String(), flag) {
-			t.Errorf("usage lacks %s:\n%s", flag, stderr.String())
+		if !strings.Contains(stdout.String(), flag) {
+			t.Errorf("usage lacks %s:\n%s", flag, stdout.String())
 		}
 	}
 	for _, args := range [][]string{
@@ -253,7 +253,7 @@ func TestFlags(t *testing.T) {
 		{"-nope"},
 		{"stray"},
 	} {
-		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {
+		if err := run(context.Background(), append([]string{"serve"}, args...), io.Discard, io.Discard); err == nil {
 			t.Errorf("%v: accepted", args)
 		}
 	}

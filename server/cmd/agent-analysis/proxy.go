@@ -22,70 +22,85 @@ import (
 // maxSARIFResults bounds what -sarif holds for a long-running proxy.
 const maxSARIFResults = 10000
 
+var proxyCommand = command{
+	name:     "proxy",
+	synopsis: []string{"-upstream URL [flags]"},
+	about: `Forwards every request to the agent at -upstream and its answer back unchanged, flushed as
+it arrives, and judges each run (a POST) as it passes: the RunAgentInput the client sent,
+its resume list, and the stream, as check -url does. A request for / goes to the upstream
+URL itself; one for /x to the upstream's path + /x. It prints a line per run, "ok   thread T
+run R · …" or "FAIL thread T run R: rule at event N: why (page)", and a summary on SIGINT or
+SIGTERM; the exit status is then 1 if any run broke a rule. A run its client cancelled (a
+user pressing Stop) is reported as such, not failed. It only reports: no byte waits for it.`,
+	flags: proxyFlags,
+}
+
+func proxyFlags(set *flag.FlagSet) work {
+	upstream := set.String("upstream", "", "the agent's AG-UI endpoint, http(s)://…: every request goes there")
+	addr := set.String("addr", "127.0.0.1:8090", "listen address (loopback by default)")
+	var logFile string
+	set.Func("log", "write each run as a script, as record does: the first to FILE (.json or .jsonl),\nthe Nth beside it with -N before the extension (FILE-2.json); serve -fixtures replays them, check judges them", func(path string) error {
+		if err := checkOutput(path); err != nil {
+			return err
+		}
+		logFile = path
+		return nil
+	})
+	corsOrigins := set.String("cors-origins", "", "comma-separated origins (scheme://host[:port]) a browser client may call the proxy from,\nor *; the proxy then answers CORS itself. None by default: the upstream's headers pass")
+	writeTimeout := set.Duration("write-timeout", 10*time.Second, "a client that accepts nothing for this long is dropped, and its run's upstream request cancelled")
+	threads := set.Int("threads", proxy.DefaultThreads, "threads whose open interrupts are remembered, to check the resume that answers them")
+	sarifFile := outputFlag(set, "sarif", "on exit, write every failure to this file as SARIF 2.1.0 (one result per failure:\nits rule, the rule's page, the upstream URL and the event), whole or not at all")
+	verbose := set.Bool("v", false, "print each run's notes too: the engine's warnings, what was not judged and why")
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		switch {
+		case len(args) > 0:
+			return usagef("unexpected argument %q", args[0])
+		case *upstream == "":
+			return usagef("-upstream URL is required")
+		case *writeTimeout <= 0:
+			return usagef("-write-timeout must be positive, got %s", *writeTimeout)
+		case *threads < 1:
+			return usagef("-threads must be at least 1, got %d", *threads)
+		}
+		origins, err := parseOrigins(*corsOrigins)
+		if err != nil {
+			return usage(err)
+		}
+		return runProxy(ctx, proxySetup{*upstream, *addr, logFile, origins, *writeTimeout, *threads, *sarifFile, *verbose}, stdout, stderr)
+	}
+}
+
+// proxySetup is what proxy is started with.
+type proxySetup struct {
+	upstream, addr, log string
+	origins             []string
+	writeTimeout        time.Duration
+	threads             int
+	sarif               string
+	verbose             bool
+}
+
 // runProxy stands between a real client and a real agent, passing every
 // byte and judging every run, until ctx ends.
-func runProxy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	flags := flag.NewFlagSet("agent-analysis proxy", flag.ContinueOnError)
-	flags.SetOutput(stderr)
-	flags.Usage = func() {
-		fmt.Fprintf(flags.Output(), "Usage: agent-analysis proxy -upstream URL [flags]\n\n"+
-			"Forwards every request to the agent at -upstream and its answer back unchanged, flushed as\n"+
-			"it arrives, and judges each run (a POST) as it passes: the RunAgentInput the client sent,\n"+
-			"its resume list, and the stream, as check -url does. A request for / goes to the upstream\n"+
-			"URL itself; one for /x to the upstream's path + /x. It prints a line per run, \"ok   thread T\n"+
-			"run R · …\" or \"FAIL thread T run R: rule at event N: why\", and a summary on SIGINT or\n"+
-			"SIGTERM; the exit status is then 1 if any run failed. It only reports: no byte waits for it.\n\nFlags:\n")
-		flags.PrintDefaults()
-	}
-	upstream := flags.String("upstream", "", "the agent's AG-UI endpoint, http(s)://…: every request goes there")
-	addr := flags.String("addr", "127.0.0.1:8090", "listen address (loopback by default)")
-	logFile := flags.String("log", "", "write each run as a script, as record does: the first to FILE (.json or .jsonl),\nthe Nth beside it with -N before the extension (FILE-2.json); serve -fixtures replays them, check judges them")
-	corsOrigins := flags.String("cors-origins", "", "comma-separated origins (scheme://host[:port]) a browser client may call the proxy from,\nor *; the proxy then answers CORS itself. None by default: the upstream's headers pass")
-	writeTimeout := flags.Duration("write-timeout", 10*time.Second, "a client that accepts nothing for this long is dropped, and its run's upstream request cancelled")
-	threads := flags.Int("threads", proxy.DefaultThreads, "threads whose open interrupts are remembered, to check the resume that answers them")
-	sarifFile := flags.String("sarif", "", "on exit, write every failure to this file as SARIF 2.1.0 (one result per failure:\nits rule, the rule's spec page, the upstream URL and the event), whole or not at all")
-	verbose := flags.Bool("v", false, "print each run's notes too: the engine's warnings, what was not judged and why")
-	switch err := flags.Parse(args); {
-	case errors.Is(err, flag.ErrHelp):
-		return nil
-	case err != nil:
-		return parseFailed(err)
-	case flags.NArg() > 0:
-		return usagef("proxy: unexpected argument %q (see -h)", flags.Arg(0))
-	case *upstream == "":
-		return usagef("proxy: -upstream URL is required")
-	case *writeTimeout <= 0:
-		return usagef("proxy: -write-timeout must be positive, got %s", *writeTimeout)
-	case *threads < 1:
-		return usagef("proxy: -threads must be at least 1, got %d", *threads)
-	}
-	if *logFile != "" {
-		if err := checkOutput(*logFile); err != nil {
-			return usagef("proxy: -log %s: %w", *logFile, err)
-		}
-	}
-	origins, err := parseOrigins(*corsOrigins)
-	if err != nil {
-		return usagef("proxy: %w", err)
-	}
-
+func runProxy(ctx context.Context, s proxySetup, stdout, stderr io.Writer) error {
 	var mu sync.Mutex // one run's lines together, and the SARIF results
 	// A run's lines go out with others within 50 ms, as serve's log
 	// lines do: a write per run would cost a good share of its CPU.
 	runLines := newBatchedWriter(stdout, 50*time.Millisecond)
 	defer runLines.Close()
 	var p *proxy.Proxy
+	var err error
 	var results []sarif.Result
 	dropped := 0
 	p, err = proxy.New(proxy.Config{
-		Upstream: *upstream, Log: *logFile, CORSOrigins: origins, WriteTimeout: *writeTimeout, Threads: *threads,
+		Upstream: s.upstream, Log: s.log, CORSOrigins: s.origins, WriteTimeout: s.writeTimeout, Threads: s.threads,
 		Report: func(r proxy.Run) {
 			mu.Lock()
 			defer mu.Unlock()
-			for _, line := range r.Lines(*verbose) {
+			for _, line := range r.Lines(s.verbose) {
 				fmt.Fprintln(runLines, line)
 			}
-			if *sarifFile != "" {
+			if s.sarif != "" {
 				found := p.SARIF(r)
 				keep := min(len(found), maxSARIFResults-len(results))
 				results, dropped = append(results, found[:keep]...), dropped+len(found)-keep
@@ -93,11 +108,11 @@ func runProxy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		},
 	})
 	if err != nil {
-		return usagef("proxy: -upstream: %w", err)
+		return usagef("-upstream: %w", err)
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", s.addr)
 	if err != nil {
-		return fmt.Errorf("proxy: %w", err)
+		return err
 	}
 	srv := &http.Server{
 		Handler:           p,
@@ -108,7 +123,7 @@ func runProxy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// The runs a shutdown cuts are reported as interrupted.
 	defer cancelOnShutdown(srv, proxy.ErrShutdown)()
 	mu.Lock()
-	fmt.Fprintf(stdout, "proxy: listening on http://%s, forwarding to %s\n", ln.Addr(), agent.RedactURL(*upstream))
+	fmt.Fprintf(stdout, "proxy: listening on http://%s, forwarding to %s\n", ln.Addr(), agent.RedactURL(s.upstream))
 	mu.Unlock()
 	err = serveUntil(ctx, srv, ln, nil)
 	p.Close()
@@ -117,20 +132,20 @@ func runProxy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	mu.Lock()
 	fmt.Fprintln(stdout, summary)
 	mu.Unlock()
-	if *sarifFile != "" {
+	if s.sarif != "" {
 		if dropped > 0 {
 			fmt.Fprintf(stderr, "proxy: -sarif: the first %d failures written, %d more left out\n", len(results), dropped)
 		}
 		var b bytes.Buffer
 		if werr := sarif.Write(&b, sarif.Tool{Name: "agent-analysis proxy", InformationURI: "https://github.com/agent-analysis/agent-analysis"}, results); werr != nil {
 			err = errors.Join(err, werr)
-		} else if werr := atomicfile.Write(*sarifFile, b.Bytes()); werr != nil {
+		} else if werr := atomicfile.Write(s.sarif, b.Bytes()); werr != nil {
 			err = errors.Join(err, fmt.Errorf("-sarif: %w", werr))
 		}
 	}
 	switch {
 	case err != nil:
-		return fmt.Errorf("proxy: %w", err)
+		return err
 	case summary.Failed > 0:
 		return errFailed
 	}

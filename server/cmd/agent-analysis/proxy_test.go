@@ -123,7 +123,7 @@ func TestProxyCommandLine(t *testing.T) {
 		}
 	}
 	var usage bytes.Buffer
-	if err := run(t.Context(), []string{"proxy", "-h"}, io.Discard, &usage); err != nil || !strings.Contains(usage.String(), "Usage: agent-analysis proxy -upstream URL") {
+	if err := run(t.Context(), []string{"proxy", "-h"}, &usage, io.Discard); err != nil || !strings.Contains(usage.String(), "Usage: agent-analysis proxy -upstream URL") {
 		t.Errorf("-h: %v %s", err, usage.String())
 	}
 }

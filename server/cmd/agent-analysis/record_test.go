@@ -116,7 +116,7 @@ func TestARecordingReplaysByteForByte(t *testing.T) {
 
 func exchange(t *testing.T, url, scenario string) agent.Exchange {
 	t.Helper()
-	in, err := agent.DemoInput(scenario)
+	in, _, err := agent.NewInput(nil, agent.Inputs{State: []byte(`{"services":[]}`), Scenario: scenario})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,12 +203,12 @@ func TestRecordWritesNothingFromABadUpstream(t *testing.T) {
 		args []string
 		says string
 	}{
-		{"never answers", []string{"-url", silent, "-timeout", "100ms"}, "record: nothing recorded: timeout: no answer within 100ms"},
-		{"answers HTML", []string{"-url", html}, `record: nothing recorded: content-type: the answer is "text/html; charset=utf-8", not text/event-stream: "<!doctype html><title>Gateway</title>"`},
+		{"never answers", []string{"-url", silent, "-timeout", "100ms"}, "nothing recorded: timeout: no answer within 100ms"},
+		{"answers HTML", []string{"-url", html}, `nothing recorded: content-type: the answer is "text/html; charset=utf-8", not text/event-stream: "<!doctype html><title>Gateway</title>"`},
 		// Cut however far it got: its headers, or its first event, may come
 		// after the timeout on a busy machine (package agent words each).
-		{"streams forever", []string{"-url", forever, "-timeout", "150ms"}, "record: nothing recorded: timeout: "},
-		{"an unknown scenario", []string{"-url", servertest.Ours(t), "-scenario", "nope"}, "record: nothing recorded: http-status: the agent answered 422 Unprocessable Entity, not 2xx: Unknown scenario"},
+		{"streams forever", []string{"-url", forever, "-timeout", "150ms"}, "nothing recorded: timeout: "},
+		{"an unknown scenario", []string{"-url", servertest.Ours(t), "-scenario", "nope"}, "nothing recorded: http-status: the agent answered 422 Unprocessable Entity, not 2xx: Unknown scenario"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -237,11 +237,11 @@ func TestRecordChecksItsOutputFirst(t *testing.T) {
 	for path, says := range map[string]string{
 		filepath.Join(dir, "no-such-dir", "x.json"): "the folder " + filepath.Join(dir, "no-such-dir") + " does not exist",
 		filepath.Join(file, "x.json"):               file + " is not a folder",
-		filepath.Join(dir, "folder.json"):           "it is a folder",
+		filepath.Join(dir, "folder.json"):           filepath.Join(dir, "folder.json") + " is a folder",
 	} {
 		var stderr bytes.Buffer
 		err := run(t.Context(), []string{"record", "-url", url, "-o", path}, io.Discard, &stderr)
-		if err == nil || err.Error() != "record: -o "+path+": "+says || exitCode(err, &stderr) != 2 {
+		if err == nil || err.Error() != "invalid value "+strconv.Quote(path)+" for flag -o: "+says || exitCode(err, &stderr) != 2 {
 			t.Errorf("%v\nwant %q", err, says)
 		}
 	}
@@ -260,11 +260,10 @@ func TestRecordFlags(t *testing.T) {
 		{[]string{"-o", "x.json", "-url", "ftp://x"}, `-url: "ftp://x" is not an http:// or https:// URL`},
 		{[]string{"-o", "x.json", "-url", "http://x", "-timeout", "0s"}, "-timeout must be positive"},
 		{[]string{"-o", "x.json", "-url", "http://x", "-input", "a", "-input", "b"}, "one -input"},
-		{[]string{"-o", "x.json", "-url", "http://x", "-input", "a", "-scenario", "slow"}, "-scenario sets the demo's input"},
 		{[]string{"-o", "x.json", "-url", "http://x", "-input", "missing.json"}, "-input: missing.json: cannot read it: no such file"},
 		{[]string{"-o", "x.json", "-url", "http://x", "stray"}, `unexpected argument "stray"`},
-		{[]string{"-o", "x.txt", "-url", "http://127.0.0.1:9"}, "-o x.txt: a script file ends in .json or .jsonl: serve -fixtures reads no other"},
-		{[]string{"-o", filepath.Join("streams", "normal.jsonl"), "-url", "http://127.0.0.1:9"}, `-o ` + filepath.Join("streams", "normal.jsonl") + `: "normal" is a built-in script's name: serve -fixtures would refuse the file`},
+		{[]string{"-o", "x.txt", "-url", "http://127.0.0.1:9"}, `invalid value "x.txt" for flag -o: a script file ends in .json or .jsonl: serve -fixtures reads no other`},
+		{[]string{"-o", filepath.Join("streams", "normal.jsonl"), "-url", "http://127.0.0.1:9"}, `invalid value "` + filepath.Join("streams", "normal.jsonl") + `" for flag -o: "normal" is a built-in script's name: serve -fixtures would refuse the file`},
 		{[]string{"-o", "x.json", "-url", "http://127.0.0.1:9", "-timeout", "61m"}, "-timeout 1h1m0s is over an hour, the longest delay a script holds"},
 	} {
 		if err := run(context.Background(), append([]string{"record"}, tt.args...), io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), tt.says) {
@@ -272,7 +271,7 @@ func TestRecordFlags(t *testing.T) {
 		}
 	}
 	var stderr bytes.Buffer
-	if err := run(context.Background(), []string{"record", "-h"}, io.Discard, &stderr); err != nil || !strings.Contains(stderr.String(), "Usage: agent-analysis record") {
+	if err := run(context.Background(), []string{"record", "-h"}, &stderr, io.Discard); err != nil || !strings.Contains(stderr.String(), "Usage: agent-analysis record") {
 		t.Errorf("-h: %v %s", err, stderr.String())
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -30,12 +29,50 @@ type serveFlags struct {
 	origins        []string // -cors-origins, read
 }
 
-// serve serves until ctx ends, then shuts down gracefully.
-func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	f, err := parseServeFlags(args, stderr)
-	if err != nil || f == nil {
-		return err // nil, nil: -h
+var serveCommand = command{
+	name:     "serve",
+	synopsis: []string{"[flags]"},
+	about: `Serves the Agent Analysis demo and its deterministic AG-UI fixture endpoint,
+POST /api/agent-analysis, until SIGINT or SIGTERM, then shuts down gracefully.`,
+	flags: serveFlagSet,
+}
+
+func serveFlagSet(set *flag.FlagSet) work {
+	var f serveFlags
+	set.StringVar(&f.addr, "addr", ":8080", "listen address")
+	set.StringVar(&f.web, "web", "web", "directory of static assets and the built app.wasm, relative to the working directory\n(without app.wasm the API and /healthz still work)")
+	set.BoolVar(&f.debug, "debug", false, "log every event and asset request")
+	set.BoolVar(&f.jsonLog, "log-json", false, "log as JSON lines")
+	set.BoolVar(&f.noDelay, "no-delay", false, "play every script without its delays (for client test suites; requests cannot choose this)")
+	set.Func("fixtures", "a directory of scripts to play besides the built-in ones (repeatable): its .json and .jsonl\n"+
+		"files, each a JSON array of events, JSON Lines, or an AG-UI conformance-corpus object;\n"+
+		"read once, at start. A bad file, or a name taken, refuses the start", func(dir string) error {
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			return fmt.Errorf("%s is not a folder", dir)
+		}
+		f.fixtureDirs = append(f.fixtureDirs, dir)
+		return nil
+	})
+	set.IntVar(&f.maxStreams, "max-streams", server.DefaultMaxStreams, "streams played at once; above it a stream request gets 503 with Retry-After")
+	corsOrigins := set.String("cors-origins", "", "comma-separated origins (scheme://host[:port]) allowed to call the API, or * for any;\nnone by default: same origin only")
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		switch {
+		case len(args) > 0:
+			return usagef("unexpected argument %q", args[0])
+		case f.maxStreams < 1:
+			return usagef("-max-streams must be at least 1, got %d", f.maxStreams)
+		}
+		origins, err := parseOrigins(*corsOrigins)
+		if err != nil {
+			return usage(err)
+		}
+		f.origins = origins
+		return serve(ctx, f, stdout)
 	}
+}
+
+// serve serves until ctx ends, then shuts down gracefully.
+func serve(ctx context.Context, f serveFlags, stdout io.Writer) error {
 	scripts, err := library.Load(f.fixtureDirs...)
 	if err != nil {
 		return fmt.Errorf("-fixtures: nothing served:\n%w", err)
@@ -70,52 +107,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		"noDelay", f.noDelay, "maxStreams", f.maxStreams, "corsOrigins", strings.Join(f.origins, ","),
 		"scripts", len(scripts.Names()), "fromFiles", len(scripts.Catalogue().In(catalogue.File)))
 	return serveUntil(ctx, srv, ln, func() { logger.Info("shutting down") })
-}
-
-// parseServeFlags reads serve's command line; nil flags and no error
-// for -h, which printed the usage.
-func parseServeFlags(args []string, stderr io.Writer) (*serveFlags, error) {
-	flags := flag.NewFlagSet("agent-analysis", flag.ContinueOnError)
-	flags.SetOutput(stderr)
-	flags.Usage = func() {
-		fmt.Fprintf(flags.Output(), "Usage: agent-analysis [serve] [flags]\n"+
-			"       agent-analysis check [flags] FILE|DIR... | -url URL (see agent-analysis check -h)\n"+
-			"       agent-analysis record -url URL -o FILE (see agent-analysis record -h)\n"+
-			"       agent-analysis proxy -upstream URL (see agent-analysis proxy -h)\n\n"+
-			"Serves the Agent Analysis demo and its deterministic AG-UI fixture endpoint,\n"+
-			"POST /api/agent-analysis. Flags:\n\n")
-		flags.PrintDefaults()
-	}
-	var f serveFlags
-	flags.StringVar(&f.addr, "addr", ":8080", "listen address")
-	flags.StringVar(&f.web, "web", "web", "directory of static assets and the built app.wasm, relative to the working directory\n(without app.wasm the API and /healthz still work)")
-	flags.BoolVar(&f.debug, "debug", false, "log every event and asset request")
-	flags.BoolVar(&f.jsonLog, "log-json", false, "log as JSON lines")
-	flags.BoolVar(&f.noDelay, "no-delay", false, "play every script without its delays (for client test suites; requests cannot choose this)")
-	flags.Func("fixtures", "a directory of scripts to play besides the built-in ones (repeatable): its .json and .jsonl\n"+
-		"files, each a JSON array of events, JSON Lines, or an AG-UI conformance-corpus object;\n"+
-		"read once, at start. A bad file, or a name taken, refuses the start", func(dir string) error {
-		f.fixtureDirs = append(f.fixtureDirs, dir)
-		return nil
-	})
-	flags.IntVar(&f.maxStreams, "max-streams", server.DefaultMaxStreams, "streams played at once; above it a stream request gets 503 with Retry-After")
-	corsOrigins := flags.String("cors-origins", "", "comma-separated origins (scheme://host[:port]) allowed to call the API, or * for any;\nnone by default: same origin only")
-	switch err := flags.Parse(args); {
-	case errors.Is(err, flag.ErrHelp):
-		return nil, nil
-	case err != nil:
-		return nil, parseFailed(err)
-	case flags.NArg() > 0:
-		return nil, usagef("unexpected argument %q (see -h)", flags.Arg(0))
-	case f.maxStreams < 1:
-		return nil, usagef("-max-streams must be at least 1, got %d", f.maxStreams)
-	}
-	origins, err := parseOrigins(*corsOrigins)
-	if err != nil {
-		return nil, usage(err)
-	}
-	f.origins = origins
-	return &f, nil
 }
 
 // logHandler writes the server's log lines to out, as text or JSON lines;
