@@ -126,3 +126,13 @@ func TestWasmCarriesTheClientOnly(t *testing.T) {
 		}
 	}
 }
+
+// The test kit is for any agent and any client: it depends on the engine,
+// never on the demo (app), which it would otherwise judge others by.
+func TestTheKitDoesNotDependOnTheDemo(t *testing.T) {
+	for _, p := range list(t, nil, "-deps", "./kit/...") {
+		if part(p.ImportPath) == "app" {
+			t.Errorf("the kit depends on the demo's %s", p.ImportPath)
+		}
+	}
+}
