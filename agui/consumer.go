@@ -134,7 +134,8 @@ type Consumer struct {
 	think  thinking
 
 	warnings []Warning
-	dropped  int // warnings past MaxWarnings
+	dropped  int      // warnings past MaxWarnings
+	unknown  *Warning // the first event of an unknown type dropped, which may explain a truncation
 }
 
 // NewConsumer starts judging the stream that answers in. The zero Input
@@ -315,7 +316,14 @@ func membersBut(members []member, names ...string) []member {
 func (c *Consumer) enforce(s *Judgement, ev Event) (Event, bool) {
 	d, known := eventDefs[ev.Type]
 	if !known {
-		s.warn(UnknownEvent, "dropped an event of unknown type %s: AG-UI does not describe it", bound(string(ev.Type)))
+		text := fmt.Sprintf("dropped an event of unknown type %s: AG-UI does not describe it", bound(string(ev.Type)))
+		if near := ev.Type.Nearest(); near != "" {
+			text += fmt.Sprintf(" (a misspelt %s?)", near)
+		}
+		s.warn(UnknownEvent, "%s", text)
+		if c.unknown == nil {
+			c.unknown = &Warning{Index: s.Index, Rule: UnknownEvent, Text: text}
+		}
 		return ev, false
 	}
 	var ch checker
@@ -368,12 +376,62 @@ func (c *Consumer) End() string {
 	case len(c.runs) == 0:
 		return "the stream ended before any run"
 	case c.runs[len(c.runs)-1].Phase == Active:
-		return fmt.Sprintf("the stream ended while run %q was active, with no terminal event", bound(c.runs[len(c.runs)-1].RunID))
+		return fmt.Sprintf("the stream ended while run %q was active, with no terminal event", bound(c.runs[len(c.runs)-1].RunID)) + c.cause()
 	case c.input.RunID != "" && !c.requestedSeen() && c.runs[len(c.runs)-1].RunID != "":
 		// (A run that failed before it began, RUN_ERROR first, ended.)
-		return fmt.Sprintf("the stream ended without the requested run %q", bound(c.input.RunID))
+		return fmt.Sprintf("the stream ended without the requested run %q", bound(c.input.RunID)) + c.cause()
 	}
 	return ""
+}
+
+// cause names the dropped event of an unknown type that may be the
+// terminal event a truncated stream lacks, misspelt: otherwise the
+// truncation would be all a report says.
+func (c *Consumer) cause() string {
+	if c.unknown == nil {
+		return ""
+	}
+	return fmt.Sprintf("; event %d was %s", c.unknown.Index+1, strings.TrimPrefix(c.unknown.Text, "dropped an event of unknown type "))
+}
+
+// Nearest is the event type an unknown t is likely a misspelling of: one
+// at most two edits away, case aside (RUN_FINSHED, run_finished); "" when
+// none is, or t is known.
+func (t Type) Nearest() Type {
+	if t.Known() {
+		return ""
+	}
+	if len(t) > 40 {
+		return ""
+	}
+	best, bestDist := Type(""), 3
+	for known := range eventDefs {
+		if d := editDistance(strings.ToUpper(string(t)), string(known)); d < bestDist || (d == bestDist && known < best) {
+			best, bestDist = known, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func (c *Consumer) requestedSeen() bool {

@@ -219,3 +219,25 @@ func TestARejectedStreamStaysRejected(t *testing.T) {
 		t.Errorf("state %s, rejected %v", state(c), c.Rejected())
 	}
 }
+
+// A truncation names the event of an unknown type that may be the
+// terminal event it lacks, misspelt; the warning says what it may be.
+func TestATruncationNamesAMisspeltTerminalEvent(t *testing.T) {
+	for _, tt := range []struct {
+		finish, says string
+	}{
+		{`{"type":"RUN_FINSHED","threadId":"t","runId":"r"}`, `; event 2 was RUN_FINSHED: AG-UI does not describe it (a misspelt RUN_FINISHED?)`},
+		{`{"type":"run_finished","threadId":"t","runId":"r"}`, `; event 2 was run_finished: AG-UI does not describe it (a misspelt RUN_FINISHED?)`},
+		{`{"type":"RUN_DONE","threadId":"t","runId":"r"}`, `; event 2 was RUN_DONE: AG-UI does not describe it`},
+		{`{"type":"X","threadId":"t","runId":"r"}`, `; event 2 was X: AG-UI does not describe it`},
+	} {
+		c, _ := replay(t, `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`, tt.finish)
+		if why := c.End(); !strings.HasSuffix(why, tt.says) || !strings.HasPrefix(why, `the stream ended while run "r" was active`) {
+			t.Errorf("%s: %q", tt.finish, why)
+		}
+	}
+	c, _ := replay(t, `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`, `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`, `{"type":"X"}`)
+	if why := c.End(); why != "" {
+		t.Errorf("an ended stream: %q", why)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/app/catalogue"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 	"github.com/agent-analysis/agent-analysis/kit/script"
@@ -20,7 +21,13 @@ import (
 type Library struct {
 	scripts   map[string]script.Script
 	catalogue catalogue.Catalogue // built-ins first, then files in the order loaded
+	notices   []string
 }
+
+// Notices are what loading found odd in the files' scripts but served
+// anyway: events of a type AG-UI does not describe, which every client
+// drops (a misspelt RUN_FINISHED leaves each run truncated).
+func (l *Library) Notices() []string { return l.notices }
 
 // BuiltIn is the fixtures alone: what a server started without files plays.
 func BuiltIn() *Library {
@@ -67,6 +74,7 @@ func Load(dirs ...string) (*Library, error) {
 			}
 			loadedFrom[s.Name] = path
 			l.scripts[s.Name] = s
+			l.notices = append(l.notices, unknownTypes(path, s)...)
 			l.catalogue = append(l.catalogue, entry(s, path))
 		}
 	}
@@ -98,3 +106,28 @@ func (l *Library) Names() []string { return slices.Sorted(maps.Keys(l.scripts)) 
 // Catalogue is what the demo's Scenario select offers: the built-in
 // scripts, then the files' in group catalogue.File.
 func (l *Library) Catalogue() catalogue.Catalogue { return slices.Clone(l.catalogue) }
+
+// unknownTypes notes a script's events of a type AG-UI does not describe.
+func unknownTypes(path string, s script.Script) []string {
+	var out []string
+	for _, f := range append(s.Frames, continuationFrames(s)...) {
+		t := agui.Type(f.Type)
+		if f.Event == nil || f.Type == "" || t.Known() {
+			continue
+		}
+		note := fmt.Sprintf("%s: line %d: an event of type %q, which AG-UI does not describe: clients drop it", path, f.Line, f.Type)
+		if near := t.Nearest(); near != "" {
+			note += fmt.Sprintf(" (a misspelt %s?)", near)
+		}
+		out = append(out, note)
+	}
+	return out
+}
+
+func continuationFrames(s script.Script) []script.Frame {
+	var out []script.Frame
+	for _, c := range s.Continuations {
+		out = append(out, c.Frames...)
+	}
+	return out
+}

@@ -88,3 +88,21 @@ func TestLoadRefusesTheWholeLibraryListingEveryProblem(t *testing.T) {
 		}
 	}
 }
+
+// A file's event of a type AG-UI does not describe is served as written,
+// and noticed at load, with what it may be a misspelling of.
+func TestLoadNoticesUnknownEventTypes(t *testing.T) {
+	dir := t.TempDir()
+	path := testfile.Write(t, dir, "typo.jsonl", `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`+"\n"+`{"type":"RUN_FINSHED","threadId":"t","runId":"r"}`+"\n")
+	l, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := path + `: line 2: an event of type "RUN_FINSHED", which AG-UI does not describe: clients drop it (a misspelt RUN_FINISHED?)`
+	if n := l.Notices(); len(n) != 1 || n[0] != want {
+		t.Errorf("notices %q, want %q", n, want)
+	}
+	if len(BuiltIn().Notices()) != 0 {
+		t.Error("the built-in scripts are noticed: their unknown events are faults on purpose")
+	}
+}

@@ -81,6 +81,9 @@ func serve(ctx context.Context, f serveFlags, stdout io.Writer) error {
 	defer logOut.Close()
 	handler := logHandler(logOut, f.debug, f.jsonLog)
 	logger := slog.New(handler)
+	for _, n := range scripts.Notices() {
+		logger.Warn("-fixtures: " + n)
+	}
 	if _, err := os.Stat(filepath.Join(f.web, "app.wasm")); err != nil {
 		dir, _ := filepath.Abs(f.web)
 		logger.Warn("no app.wasm: the API and /healthz work, the pages say how to build the client (make wasm, or -web DIR)", "web", dir)
