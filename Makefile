@@ -5,7 +5,7 @@ CHROMIUM  ?= /usr/bin/chromium
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 PACKAGES   = $(shell $(GO) list ./... | grep -v /e2e)
 
-.PHONY: run test wasm vet lint unit wasm-test e2e chromium axe bench bench-peer conformance clean
+.PHONY: run test wasm vet lint unit wasm-test e2e chromium axe bench bench-peer conformance interop clean
 
 ## run: build the wasm and the server, and serve http://localhost:8080/agent-analysis
 ## (the binary itself, not go run, so that Ctrl-C shuts it down cleanly)
@@ -109,6 +109,18 @@ conformance:
 	node bench/conformance/corpus.mjs
 	node bench/conformance/proxy.mjs
 
+## interop: the kit against real third-party AG-UI agents (interop/agents/*, each a Node
+## server with a mock model: no API key), each case's verdict against interop/cases.md;
+## each agent's npm ci first, again when its lock file changes; no install scripts run
+## (needs Node and npm; not part of make test)
+INTEROP_AGENTS = $(patsubst %/package-lock.json,%/node_modules/.installed,$(wildcard interop/agents/*/package-lock.json))
+interop: $(INTEROP_AGENTS)
+	$(GO) build -o bin/agent-analysis ./server/cmd/agent-analysis
+	$(GO) run ./interop/run
+interop/agents/%/node_modules/.installed: interop/agents/%/package-lock.json
+	cd interop/agents/$* && npm ci --silent --no-audit --no-fund --ignore-scripts
+	@touch $@
+
 clean:
 	rm -f web/app.wasm web/app.wasm.br
-	rm -rf e2e/artifacts bin e2e/axe/node_modules
+	rm -rf e2e/artifacts bin e2e/axe/node_modules interop/agents/*/node_modules

@@ -16,7 +16,7 @@ const module = "github.com/agent-analysis/agent-analysis/"
 // parts are the top-level folders from the bottom up: a package imports
 // only packages of its own part or of parts listed before it. Tests may
 // reach further up (a test of app plays the fixtures); builds may not.
-var parts = []string{"internal", "agui", "app", "kit", "fixtures", "server", "wasm", "bench", "e2e"}
+var parts = []string{"internal", "agui", "app", "kit", "fixtures", "server", "wasm", "bench", "interop", "e2e"}
 
 // maxLevels is the depth of the graph of parts: the longest chain of
 // parts, each importing the next.
