@@ -53,4 +53,3 @@ func frames(t testing.TB, stream []byte) [][]byte {
 	}
 	return out
 }
-
