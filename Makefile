@@ -100,14 +100,15 @@ bench-peer:
 ## conformance: every scenario and fault against the official @ag-ui/client 1.0, as a table;
 ## then bench/conformance/streams/ (corpus-shaped files, served with -fixtures) against each file's
 ## expected outcome, failing on a difference; then every script again, straight and through
-## agent-analysis proxy, failing if the client sees any difference (needs Node and npm; not part
-## of make test)
+## agent-analysis proxy, failing if the client sees any difference; last agui/proto against
+## @ag-ui/proto and @ag-ui/encoder 1.0.0, both ways (needs Node and npm; not part of make test)
 conformance:
 	$(GO) build -o bin/agent-analysis ./server/cmd/agent-analysis
 	cd bench/conformance && npm ci --silent
 	node bench/conformance/run.mjs 2>/dev/null
 	node bench/conformance/corpus.mjs
 	node bench/conformance/proxy.mjs
+	node bench/conformance/proto.mjs
 
 clean:
 	rm -f web/app.wasm web/app.wasm.br
