@@ -74,7 +74,7 @@ func (e *EncodeError) Is(target error) bool { return target == ErrCannotCarry }
 // *DecodeError or an *UnknownEventError.
 type ReadError struct {
 	Frame  int   // the frame's index, from 0
-	Offset int64 // the stream's byte: the frame's length for one too large or cut, else the byte within its message
+	Offset int64 // the stream's byte: the frame's first for one too large, where it was cut, or the byte of its message
 	Err    error
 }
 

@@ -77,8 +77,9 @@ func (r *Reader) Next() ([]byte, error) {
 	}
 	var err error
 	if r.json, err = AppendDecode(r.json[:0], r.msg); err != nil {
+		at += 4 // the message's first byte
 		if e, ok := err.(*DecodeError); ok {
-			at += 4 + int64(e.Offset)
+			at += int64(e.Offset)
 		}
 		return nil, &ReadError{Frame: frame, Offset: at, Err: err}
 	}
