@@ -133,7 +133,11 @@ func encodeMessageContent(b []byte, m *message, obj *node, ptr string) ([]byte, 
 		return encodeField(b, m.byNum[3], content, at)
 	case content.kind == '[' && (partsRoles[r] || !known):
 		if len(content.items) == 0 && !known {
-			return b, cannot(at, "empty: for a role the binary schema does not know, it would read back without content")
+			// For a role it does not know, Decode takes the parts for the
+			// content only when there are some: one with no arm, which
+			// reads back as none, says so.
+			b = protowire.AppendTag(b, 8, protowire.BytesType)
+			return protowire.AppendVarint(b, 0), nil
 		}
 		return encodeList(b, m.byNum[8], content, at)
 	case content.kind == '{' && (r == "activity" || !known):

@@ -49,3 +49,13 @@ func TestOurFrames(t *testing.T) {
 		t.Errorf("testdata/ours.bin is not what Encode writes (%v): go test ./agui/proto -run TestOurFrames -update", err)
 	}
 }
+
+// A message of a role the schema does not know, whose parts were all
+// dropped, reads as empty content; so it is written.
+func TestRoundTripOfALaterRoleWithNoParts(t *testing.T) {
+	event := `{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"1","role":"narrator","content":[]}]}`
+	msg := encoded(t, event)
+	if back, err := Decode(msg); err != nil || !sameJSON(t, back, []byte(event)) {
+		t.Errorf("%s, %v", back, err)
+	}
+}
