@@ -26,7 +26,7 @@ func AppendDecode(dst, msg []byte) ([]byte, error) {
 	}
 	d := decoder{out: dst}
 	if err := d.event(m, payload, at); err != nil {
-		return dst, within(err, strings.ToLower(m.typ))
+		return dst, within(err, armName(eventArms[m.typ]))
 	}
 	return d.out, nil
 }
@@ -66,16 +66,15 @@ func envelope(b []byte) (m *message, payload []byte, at int, err error) {
 			off += n
 			continue
 		}
-		name := strings.ToLower(events[num].typ)
 		if typ != protowire.BytesType {
-			return nil, nil, 0, wrongWire(tagAt, name, typ, protowire.BytesType)
+			return nil, nil, 0, wrongWire(tagAt, armName(num), typ, protowire.BytesType)
 		}
 		v, n := protowire.ConsumeBytes(b[off:])
 		if n < 0 {
-			return nil, nil, 0, wireError(off, name, n)
+			return nil, nil, 0, wireError(off, armName(num), n)
 		}
 		if arm != 0 && arm != num {
-			return nil, nil, 0, bad(tagAt, "", "two events in one message: "+strings.ToLower(events[arm].typ)+" and "+name)
+			return nil, nil, 0, bad(tagAt, "", "two events in one message: "+armName(arm)+" and "+armName(num))
 		}
 		if arm == 0 {
 			payload, at = v, off+n-len(v)
@@ -96,6 +95,9 @@ func envelope(b []byte) (m *message, payload []byte, at int, err error) {
 	}
 	return events[arm], payload, at, nil
 }
+
+// armName is an Event arm's name in agui.proto: its type in lower case.
+func armName(num protowire.Number) string { return strings.ToLower(events[num].typ) }
 
 // walks reports whether b reads as one level of a protobuf message, which
 // is all that can be asked of an event from a later protocol.
