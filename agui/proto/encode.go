@@ -2,6 +2,7 @@ package proto
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
 	"slices"
 	"strconv"
@@ -255,14 +256,14 @@ func encodeList(b []byte, f *field, v *node, ptr string) ([]byte, error) {
 // names, or the decimal spelling Decode gives a number it has no name for.
 func opNumber(v *node) (int32, error) {
 	if v.kind != '"' {
-		return 0, errorf(v.what() + ", where the binary schema carries an operation's name")
+		return 0, errors.New(v.what() + ", where the binary schema carries an operation's name")
 	}
 	if i := slices.Index(opNames, v.text); i >= 0 {
 		return int32(i), nil
 	}
 	n, err := strconv.ParseInt(v.text, 10, 32)
 	if err != nil || strconv.Itoa(int(n)) != v.text || n >= 0 && int(n) < len(opNames) {
-		return 0, errorf(strconv.Quote(v.text) + ", an operation JsonPatchOperationType has no number for")
+		return 0, errors.New(strconv.Quote(v.text) + ", an operation JsonPatchOperationType has no number for")
 	}
 	return int32(n), nil
 }
@@ -271,22 +272,16 @@ func opNumber(v *node) (int32, error) {
 // integer within ±(2^53−1).
 func safeInteger(v *node) (int64, error) {
 	if v.kind != '0' {
-		return 0, errorf(v.what() + ", where the binary schema carries an integer")
+		return 0, errors.New(v.what() + ", where the binary schema carries an integer")
 	}
 	f, err := strconv.ParseFloat(v.text, 64)
 	if err != nil || f != math.Trunc(f) || !sameNumber(v.text, string(appendNumber(nil, f))) {
-		return 0, errorf(v.text + ", where the binary schema carries an integer")
+		return 0, errors.New(v.text + ", where the binary schema carries an integer")
 	}
 	if math.Abs(f) > maxSafe {
-		return 0, errorf(v.text + " is beyond ±(2^53−1), which a JSON number cannot hold exactly")
+		return 0, errors.New(v.text + " is beyond ±(2^53−1), which a JSON number cannot hold exactly")
 	}
 	return int64(f), nil
 }
 
 func cannot(ptr, reason string) *EncodeError { return &EncodeError{Pointer: ptr, Reason: reason} }
-
-type reason string
-
-func (r reason) Error() string { return string(r) }
-
-func errorf(s string) error { return reason(s) }

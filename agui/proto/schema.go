@@ -238,9 +238,6 @@ var eventNumbers = map[string]int32{}
 // eventArms are the arms by the JSON "type" they carry.
 var eventArms = map[string]protowire.Number{}
 
-// armCount is the number of the Event oneof's last arm.
-const armCount = 31
-
 func ev(arm protowire.Number, typ string, number int32, name string, s shape, fs ...field) {
 	base := of(1, "base_event", "", nested, baseEvent).shaped()
 	m := msg(name, s, append([]field{base}, fs...)...)
