@@ -5,7 +5,7 @@ CHROMIUM  ?= /usr/bin/chromium
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 PACKAGES   = $(shell $(GO) list ./... | grep -v /e2e)
 
-.PHONY: run test wasm vet lint unit wasm-test e2e chromium axe bench bench-peer conformance interop clean
+.PHONY: run test wasm vet lint unit fuzz wasm-test e2e chromium axe bench bench-peer conformance interop clean
 
 ## run: build the wasm and the server, and serve http://localhost:8080/agent-analysis
 ## (the binary itself, not go run, so that Ctrl-C shuts it down cleanly)
@@ -13,8 +13,8 @@ run: wasm
 	$(GO) build -o bin/agent-analysis ./server/cmd/agent-analysis
 	./bin/agent-analysis serve -addr $(ADDR) $(FLAGS)
 
-## test: gofmt, vet, staticcheck, unit tests natively and under wasm, browser tests
-test: vet lint unit wasm-test e2e
+## test: gofmt, vet, staticcheck, unit tests natively and under wasm, a brief fuzz, browser tests
+test: vet lint unit fuzz wasm-test e2e
 
 ## wasm: build the browser app into web/app.wasm and app.wasm.br (brotli, by a Go encoder, so a
 ## bare machine has it too; the server gzips in memory for browsers without brotli).
@@ -46,6 +46,12 @@ lint:
 
 unit:
 	$(GO) test $(PACKAGES)
+
+## fuzz: the binary transport's fuzzers, briefly; CONTRIBUTING.md says how to run any fuzzer longer
+FUZZTIME ?= 5s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./agui/proto
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./agui/proto
 
 # The pure packages also run as wasm under Node.
 wasm-test:
@@ -100,14 +106,15 @@ bench-peer:
 ## conformance: every scenario and fault against the official @ag-ui/client 1.0, as a table;
 ## then bench/conformance/streams/ (corpus-shaped files, served with -fixtures) against each file's
 ## expected outcome, failing on a difference; then every script again, straight and through
-## agent-analysis proxy, failing if the client sees any difference (needs Node and npm; not part
-## of make test)
+## agent-analysis proxy, failing if the client sees any difference; last agui/proto against
+## @ag-ui/proto and @ag-ui/encoder 1.0.0, both ways (needs Node and npm; not part of make test)
 conformance:
 	$(GO) build -o bin/agent-analysis ./server/cmd/agent-analysis
 	cd bench/conformance && npm ci --silent
 	node bench/conformance/run.mjs 2>/dev/null
 	node bench/conformance/corpus.mjs
 	node bench/conformance/proxy.mjs
+	node bench/conformance/proto.mjs
 
 ## interop: the kit against real third-party AG-UI agents (interop/agents/*, each a Node
 ## server with a mock model: no API key), each case's verdict against interop/cases.md;

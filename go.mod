@@ -13,6 +13,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	go.uber.org/goleak v1.3.0
 	golang.org/x/net v0.63.0
+	google.golang.org/protobuf v1.36.12
 )
 
 require (

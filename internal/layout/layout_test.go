@@ -95,8 +95,8 @@ func TestImportsPointDown(t *testing.T) {
 	}
 }
 
-// The engine is a library: it and its packages (jsonpatch, sse) import
-// nothing of this module but themselves.
+// The engine is a library: it and its packages (jsonpatch, sse, proto)
+// import nothing of this module but themselves.
 func TestEngineStandsAlone(t *testing.T) {
 	var engine []string
 	for _, p := range list(t, nil, "-deps", "./agui/...") {
@@ -108,7 +108,7 @@ func TestEngineStandsAlone(t *testing.T) {
 			t.Errorf("the engine depends on %s", p.ImportPath)
 		}
 	}
-	for _, want := range []string{"agui", "agui/jsonpatch", "agui/sse"} {
+	for _, want := range []string{"agui", "agui/jsonpatch", "agui/sse", "agui/proto"} {
 		if !slices.Contains(engine, want) {
 			t.Errorf("%s is not among the engine's packages %v: the rule holds for nothing", want, engine)
 		}
@@ -116,11 +116,14 @@ func TestEngineStandsAlone(t *testing.T) {
 }
 
 // The browser build carries the client alone: no fixtures, test kit or
-// server code reaches the wasm.
+// server code reaches the wasm, and no protobuf code (the binary
+// transport is the server's and the kit's; the page reads SSE).
 func TestWasmCarriesTheClientOnly(t *testing.T) {
 	for _, p := range list(t, []string{"GOOS=js", "GOARCH=wasm"}, "-deps", "./wasm") {
-		switch part(p.ImportPath) {
-		case "", "agui", "app", "wasm":
+		switch {
+		case p.ImportPath == module+"agui/proto" || strings.HasPrefix(p.ImportPath, "google.golang.org/protobuf"):
+			t.Errorf("the wasm build imports protobuf code: %s", p.ImportPath)
+		case slices.Contains([]string{"", "agui", "app", "wasm"}, part(p.ImportPath)):
 		default:
 			t.Errorf("the wasm build imports %s", p.ImportPath)
 		}

@@ -1,0 +1,172 @@
+package proto
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// frame is a message behind its 4-byte length.
+func frame(msg []byte) []byte {
+	return append(binary.BigEndian.AppendUint32(nil, uint32(len(msg))), msg...)
+}
+
+// encoded is an event's message, made by Encode.
+func encoded(t testing.TB, event string) []byte {
+	t.Helper()
+	msg, err := Encode([]byte(event))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msg
+}
+
+func hexBytes(s string) []byte {
+	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+const (
+	started  = `{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}`
+	finished = `{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}`
+)
+
+// Each Next is one event's JSON, whatever the reads' sizes.
+func TestReaderReadsEveryFrame(t *testing.T) {
+	stream := append(frame(encoded(t, started)), frame(encoded(t, finished))...)
+	for _, size := range []int{1, 3, 1024} {
+		r := NewReader(chunked{bytes.NewReader(stream), size}, MaxFrameBytes)
+		var got []string
+		for {
+			data, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("reads of %d: %v", size, err)
+			}
+			got = append(got, string(data))
+		}
+		if strings.Join(got, "|") != started+"|"+finished {
+			t.Errorf("reads of %d: %q", size, got)
+		}
+	}
+}
+
+// What ends a stream, each a *ReadError placing it.
+func TestReaderRefusesBadFraming(t *testing.T) {
+	good := frame(encoded(t, started))
+	tests := []struct {
+		name   string
+		stream []byte
+		max    int
+		want   error
+		offset int64
+	}{
+		{"a length over the limit, refused before reading", append(good, 0x00, 0x0f, 0xff, 0xff), 1 << 16, ErrFrameTooLarge, int64(len(good))},
+		{"the official limit counts the length too", append(good, frame(make([]byte, MaxFrameBytes-3))[:8]...), MaxFrameBytes, ErrFrameTooLarge, int64(len(good))},
+		{"a length cut short", append(good, 0x00, 0x00), MaxFrameBytes, ErrTruncated, int64(len(good)) + 2},
+		{"a message cut short", append(good, frame(encoded(t, finished))[:9]...), MaxFrameBytes, ErrTruncated, int64(len(good)) + 9},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewReader(bytes.NewReader(tt.stream), tt.max)
+			if _, err := r.Next(); err != nil {
+				t.Fatalf("the first frame: %v", err)
+			}
+			_, err := r.Next()
+			var re *ReadError
+			if !errors.Is(err, tt.want) || !errors.As(err, &re) || re.Frame != 1 || re.Offset != tt.offset {
+				t.Fatalf("got %v (%+v), want %v at frame 1, byte %d", err, re, tt.want, tt.offset)
+			}
+			if _, again := r.Next(); again != err {
+				t.Errorf("the stream goes on after %v: %v", err, again)
+			}
+		})
+	}
+}
+
+// A frame at the limit is read; its message is within MaxFrameBytes-4.
+func TestReaderTakesAFrameAtTheLimit(t *testing.T) {
+	msg := encoded(t, started)
+	r := NewReader(bytes.NewReader(frame(msg)), 4+len(msg))
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A lying length costs the bytes that came, not the bytes it names.
+func TestReaderHoldsWhatArrived(t *testing.T) {
+	r := NewReader(bytes.NewReader([]byte{0x00, 0x9f, 0xff, 0xfb, 0x0a}), MaxFrameBytes)
+	if _, err := r.Next(); !errors.Is(err, ErrTruncated) {
+		t.Fatal(err)
+	}
+	if cap(r.msg) > 1<<17 {
+		t.Errorf("holds %d bytes for a stream of 5", cap(r.msg))
+	}
+}
+
+// A frame that is not an event, or an event from a later protocol, is
+// placed, and the frames after it are read.
+func TestReaderReadsOnAfterABadEvent(t *testing.T) {
+	tests := []struct {
+		name   string
+		msg    []byte
+		want   error
+		offset int64 // in the stream
+	}{
+		{"an empty frame names no event", nil, ErrMalformed, 4},
+		{"an arm from a later protocol", hexBytes("c202 00"), ErrUnknownEvent, 4},
+		{"invalid UTF-8", hexBytes("12 07 0a02 0801 1201 ff"), ErrMalformed, 4 + 8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stream := append(frame(tt.msg), frame(encoded(t, finished))...)
+			r := NewReader(bytes.NewReader(stream), MaxFrameBytes)
+			_, err := r.Next()
+			var re *ReadError
+			if !errors.Is(err, tt.want) || !errors.As(err, &re) || re.Frame != 0 || re.Offset != tt.offset {
+				t.Fatalf("got %v (%+v), want %v at byte %d", err, re, tt.want, tt.offset)
+			}
+			if data, err := r.Next(); err != nil || string(data) != finished {
+				t.Errorf("after it: %s, %v", data, err)
+			}
+		})
+	}
+}
+
+// OnFrame sees each frame's message before it is decoded.
+func TestOnFrameSeesTheBytes(t *testing.T) {
+	msg := encoded(t, started)
+	r := NewReader(iotest.OneByteReader(bytes.NewReader(frame(msg))), MaxFrameBytes)
+	var seen []byte
+	r.OnFrame = func(m []byte) { seen = bytes.Clone(m) }
+	if _, err := r.Next(); err != nil || !bytes.Equal(seen, msg) {
+		t.Errorf("%x, %v", seen, err)
+	}
+}
+
+// An error of the underlying reader comes as it came.
+func TestReaderPassesReadErrorsOn(t *testing.T) {
+	boom := errors.New("boom")
+	r := NewReader(iotest.ErrReader(boom), MaxFrameBytes)
+	if _, err := r.Next(); err != boom {
+		t.Errorf("%v", err)
+	}
+}
+
+// chunked reads at most size bytes at a time.
+type chunked struct {
+	r    io.Reader
+	size int
+}
+
+func (c chunked) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p), c.size)]) }
