@@ -47,11 +47,16 @@ lint:
 unit:
 	$(GO) test $(PACKAGES)
 
-## fuzz: the binary transport's fuzzers, briefly; CONTRIBUTING.md says how to run any fuzzer longer
+## fuzz: briefly, the readers of what agents and users hand the kit: the SSE and binary
+## stream readers, scripts, run inputs, answer files; CONTRIBUTING.md says how to run one longer
 FUZZTIME ?= 5s
 fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./agui/sse
 	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./agui/proto
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./agui/proto
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./kit/script
+	$(GO) test -run '^$$' -fuzz '^FuzzNewInput$$' -fuzztime $(FUZZTIME) ./kit/agent
+	$(GO) test -run '^$$' -fuzz '^FuzzReadAnswers$$' -fuzztime $(FUZZTIME) ./kit/agent
 
 # The pure packages also run as wasm under Node.
 wasm-test:

@@ -43,7 +43,7 @@ type Reader struct {
 func NewReader(r io.Reader, maxEvent int) *Reader {
 	lines := bufio.NewScanner(r)
 	maxLine := maxEvent + len("data: \r\n")
-	lines.Buffer(make([]byte, 0, 4096), maxLine)
+	lines.Buffer(make([]byte, 0, min(4096, maxLine)), maxLine) // a line over maxLine is refused however it arrives
 	// The scanner hands the split the whole unfinished line again after
 	// every read: searched bytes are remembered, so that a line arriving in
 	// k chunks is searched once, not k times (an 800 KB event in 16 KB

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
@@ -51,6 +52,11 @@ func NewInput(given []byte, in Inputs) (agui.Input, []agui.Warning, error) {
 			}
 		}
 		return -1
+	}
+	for _, given := range []string{in.ThreadID, in.Scenario} {
+		if !utf8.ValidString(given) {
+			return agui.Input{}, nil, fmt.Errorf("%q is not valid UTF-8", given)
+		}
 	}
 	if i := has("threadId"); i >= 0 && in.ThreadID != "" && values[i] != in.ThreadID {
 		return agui.Input{}, nil, fmt.Errorf("the input's threadId is %s, and -thread %q names another", jsonpatch.Encode(values[i]), in.ThreadID)
