@@ -75,6 +75,9 @@ type Exchange struct {
 	// Stopped is when Request.Stop aborted the run; nil when the stream
 	// ended, or failed, first.
 	Stopped *Stopped
+	// Runs are the stream's runs as the engine last judged them: how
+	// each ended (an agent's own error report, RUN_ERROR, among them).
+	Runs []agui.Run
 	next    agui.Input // what a run that continues this one starts from
 	nextErr error      // why there is none
 }

@@ -49,6 +49,7 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 	run.ex.Transport.Events, run.ex.Transport.Comments = w.Events, w.Comments
 	run.ex.Violation, run.activeRun = w.Violation, w.ActiveRun
 	run.ex.Truncated, run.ex.Warnings = w.Truncated, w.Warnings
+	run.ex.Runs = consumer.Runs()
 	if p, ok := consumer.Pending(); ok {
 		run.ex.Interrupted = &p
 		state, _ := consumer.State().(agui.JSONState)

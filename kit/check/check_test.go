@@ -191,3 +191,17 @@ func TestTheConformanceStreamsAgreeWithTheEngine(t *testing.T) {
 		}
 	}
 }
+
+// A run the agent reported failed (RUN_ERROR) is legal AG-UI, not a
+// failure, and no success either: its line says what the agent said.
+func TestAnErroredRunSaysSo(t *testing.T) {
+	res := File("../../fixtures/run-error.json", false)
+	if len(res) != 1 || !res[0].OK || !strings.HasPrefix(res[0].Errored, `the agent reported an error: RUN_ERROR "`) {
+		t.Fatalf("%+v", res)
+	}
+	var out bytes.Buffer
+	Print(&out, res, nil, false)
+	if !strings.HasPrefix(out.String(), "ok   run-error (the agent reported an error: RUN_ERROR \"") {
+		t.Errorf("%s", out.String())
+	}
+}

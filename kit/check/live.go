@@ -30,6 +30,7 @@ func Live(name string, ex agent.Exchange) Result {
 	if ex.Interrupted != nil {
 		res.Interrupted = Waiting(*ex.Interrupted)
 	}
+	res.Errored = errored(ex.Runs)
 	if s := ex.Stopped; s != nil {
 		res.Stopped = fmt.Sprintf("stopped after %d events, as a user pressing Stop", s.Events)
 		if len(s.Types) > 0 {
@@ -65,4 +66,21 @@ func Strict(results []Result) []Result {
 		out[i] = r
 	}
 	return out
+}
+
+// errored says how the agent reported its last run failed, when it did:
+// "the agent reported an error: RUN_ERROR \"overloaded\" (code 503)".
+func errored(runs []agui.Run) string {
+	if len(runs) == 0 || runs[len(runs)-1].Phase != agui.Errored {
+		return ""
+	}
+	e := runs[len(runs)-1].Error
+	s := fmt.Sprintf("the agent reported an error: RUN_ERROR %q", e.Message)
+	if e.Code != "" {
+		s += fmt.Sprintf(" (code %q)", e.Code)
+	}
+	if e.Late {
+		s += ", after the run had finished"
+	}
+	return s
 }

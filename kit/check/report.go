@@ -27,6 +27,9 @@ type Result struct {
 	// Stopped is what the run had sent when the kit stopped it as a user
 	// pressing Stop does (check -cancel-after): not a failure.
 	Stopped string `json:"stopped,omitempty"`
+	// Errored is the agent's own report that its last run failed
+	// (RUN_ERROR): legal AG-UI, so not a failure, but no success either.
+	Errored string `json:"errored,omitempty"`
 	// A run that answered an interrupted one: the run it resumes (its
 	// result's name) and the resume list it sent, or would have.
 	Continues string          `json:"continues,omitempty"`
@@ -52,8 +55,22 @@ func Script(s script.Script, useExpect bool) Result {
 		}
 		res.warned(r.Warnings)
 	}
+	res.Errored = errored(r.Runs)
 	res.OK = len(res.Failures) == 0
 	return res
+}
+
+// ending is how a run ended that is neither a failure nor a plain
+// success: interrupted, stopped by the kit, or failed by the agent's own
+// report; "" for none of these.
+func (r Result) ending() string {
+	switch {
+	case r.Interrupted != "":
+		return "interrupted: " + r.Interrupted
+	case r.Stopped != "":
+		return r.Stopped
+	}
+	return r.Errored
 }
 
 // Why is what failed, every failure led by its rule, in one line.
@@ -75,20 +92,20 @@ func Print(w io.Writer, results []Result, skipped []Skipped, verbose bool) {
 	}
 	passed, notes := 0, 0
 	for _, r := range results {
-		interrupted := ""
-		switch {
-		case r.Interrupted != "":
-			interrupted = " (interrupted: " + r.Interrupted + ")"
-		case r.Stopped != "":
-			interrupted = " (" + r.Stopped + ")"
-		}
 		if r.OK {
 			passed++
-			fmt.Fprintf(w, "ok   %s%s\n", r.Name, interrupted)
+			if how := r.ending(); how != "" {
+				fmt.Fprintf(w, "ok   %s (%s)\n", r.Name, how)
+			} else {
+				fmt.Fprintf(w, "ok   %s\n", r.Name)
+			}
 		} else {
-			fmt.Fprintf(w, "FAIL %s: %s%s\n", r.Name, r.Failures[0].Line(), interrupted)
+			fmt.Fprintf(w, "FAIL %s: %s\n", r.Name, r.Failures[0].Line())
 			for _, f := range r.Failures[1:] {
 				fmt.Fprintf(w, "     and %s\n", f.Line())
+			}
+			if how := r.ending(); how != "" {
+				fmt.Fprintf(w, "     %s\n", how)
 			}
 		}
 		if r.Transport != nil {

@@ -30,10 +30,10 @@ func TestCheckCommand(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 9 || lines[0] != "FAIL after-finish: after-finish at event 3: STATE_DELTA after run \"r\" finished: only RUN_STARTED or RUN_ERROR may follow RUN_FINISHED (https://docs.ag-ui.com/spec/1.0/events/lifecycle)" ||
+	if len(lines) != 10 || lines[0] != "FAIL after-finish: after-finish at event 3: STATE_DELTA after run \"r\" finished: only RUN_STARTED or RUN_ERROR may follow RUN_FINISHED (https://docs.ag-ui.com/spec/1.0/events/lifecycle)" ||
 		lines[1] != "ok   delta-applies" || lines[3] != "FAIL wrong-expectations: expect.outcome: outcome completed (every run ended), want failed ("+rules.Guide+")" ||
 		lines[4] != "     and expect.runError: runError \"the model is overloaded\", want one containing \"rate limited\" ("+rules.Guide+")" ||
-		lines[8] != "2 passed, 2 failed (1 note at SHOULD or wording level: -v lists them)" {
+		lines[8] != "     the agent reported an error: RUN_ERROR \"the model is overloaded\"" || lines[9] != "2 passed, 2 failed (1 note at SHOULD or wording level: -v lists them)" {
 		t.Errorf("output:\n%s", out.String())
 	}
 
