@@ -9,11 +9,14 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agent-analysis/agent-analysis/kit/agent"
 )
 
 // exchangeHeader names each exchange the lane sends through the proxy, so
@@ -154,8 +157,17 @@ func (p *proxied) stop() {
 // the client got with those the agent sent in the same exchange, and
 // reads the proxy's verdict on the run from its output.
 func (l *lane) throughProxy(ctx context.Context, c Case) (outcome, error) {
-	thread, run := "thread-"+c.Agent+"-"+c.Name, "run-1"
-	body, err := l.input(flagValue(c.Args, "-input"), thread, run)
+	given, err := os.ReadFile(filepath.Join(l.dir, flagValue(c.Args, "-input")))
+	if err != nil {
+		return outcome{}, err
+	}
+	// The run a client sends: the input completed as check completes it.
+	in, _, err := agent.NewInput(given, agent.Inputs{ThreadID: "thread-" + c.Agent + "-" + c.Name})
+	if err != nil {
+		return outcome{}, err
+	}
+	thread, run := in.ThreadID, in.RunID
+	body, _, err := in.Request("")
 	if err != nil {
 		return outcome{}, err
 	}

@@ -18,8 +18,8 @@ type Agent struct {
 // the kit must give.
 type Case struct {
 	Agent, Name string
-	How         string   // check, cancel or proxy
-	Args        []string // check's flags (cancel and proxy read -input, -cancel-after, -then)
+	How         string   // check or proxy
+	Args        []string // check's flags (proxy reads -input)
 	Expect      []string // one verdict per run reported: ok, interrupted, or the rules broken, joined by +
 	Line        int      // in the table file
 }
@@ -95,8 +95,8 @@ func parseCase(header, cells []string) (Case, error) {
 	}
 	c := Case{Agent: col["agent"], Name: col["case"], How: col["how"], Args: args, Expect: strings.Fields(col["expect"])}
 	switch {
-	case c.How != "check" && c.How != "cancel" && c.How != "proxy":
-		return c, fmt.Errorf("how is %q: check, cancel or proxy", c.How)
+	case c.How != "check" && c.How != "proxy":
+		return c, fmt.Errorf("how is %q: check or proxy", c.How)
 	case len(c.Expect) == 0:
 		return c, fmt.Errorf("case %s expects nothing", c.Name)
 	}
