@@ -74,6 +74,9 @@ func Page(id string) string {
 	return ""
 }
 
+// Kit lists the kit's own rules, the engine's aside.
+func Kit() []string { return append([]string(nil), kit...) }
+
 // Known reports whether id names a rule: the engine's, the kit's, or an
 // expectation (expect.outcome, expect.state, …).
 func Known(id string) bool {

@@ -179,7 +179,7 @@ func answerHint(set *flag.FlagSet, live liveFlags) func(thread string) string {
 			case "thread", "answer", "json", "junit", "sarif", "v", "strict":
 			case "H", "input":
 			case "url":
-				parts = append(parts, "-url", shellQuote(agent.RedactURL(f.Value.String())))
+				parts = append(parts[:1], append([]string{"-url", shellQuote(agent.RedactURL(f.Value.String()))}, parts[1:]...)...)
 			default:
 				parts = append(parts, "-"+f.Name, shellQuote(f.Value.String()))
 			}
