@@ -2,9 +2,7 @@ package agui
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -47,81 +45,6 @@ type checker struct{ removals []removal }
 type place struct{ parent, token string }
 
 func (p place) String() string { return p.parent + "/" + jsonpatch.EscapeToken(p.token) }
-
-// readTop reads a JSON object's members, each as its raw JSON within data.
-// Everything inside is checked for being valid JSON: valid UTF-8, no name
-// given twice in an object; unless opts say otherwise (checked).
-func readTop(data []byte, opts ...jsontext.Options) ([]member, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, errors.New("not valid JSON: empty")
-	}
-	dec := jsonpatch.NewReader(data, opts...)
-	defer dec.Close()
-	if k := dec.PeekKind(); k != '{' {
-		if err := dec.SkipValue(); err != nil || k == 0 {
-			return nil, syntaxError(err)
-		}
-		return nil, fmt.Errorf("not a JSON object but %s", kindName(k))
-	}
-	dec.ReadToken()
-	members := make([]member, 0, 8)
-	for dec.PeekKind() != '}' {
-		name, err := dec.ReadValue()
-		if err != nil {
-			return nil, syntaxError(err)
-		}
-		m := member{name: stringOf(name)}
-		if m.raw, err = dec.ReadValue(); err != nil {
-			return nil, syntaxError(err)
-		}
-		members = append(members, m)
-	}
-	if _, err := dec.ReadToken(); err != nil {
-		return nil, syntaxError(err)
-	}
-	if !dec.AtEnd() {
-		return nil, errors.New("not one JSON value: data follows the object")
-	}
-	return members, nil
-}
-
-// checked reads JSON already read whole, and found valid then: its UTF-8
-// and its names are not checked again.
-var checked = []jsontext.Options{jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)}
-
-// depth is how deeply valid JSON nests its arrays and objects. Every
-// value the engine holds (a state, metadata, a message, an operation's
-// value) is at most jsonpatch.MaxDepth deep: bounding the event bounds them
-// all, before any of them is read.
-func depth(data []byte) int {
-	deepest, level, inString := 0, 0, false
-	for i := 0; i < len(data); i++ {
-		switch c := data[i]; {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '[' || c == '{':
-			level++
-			deepest = max(deepest, level)
-		case c == ']' || c == '}':
-			level--
-		}
-	}
-	return deepest
-}
-
-func syntaxError(err error) error {
-	if err == nil || err == io.EOF {
-		err = io.ErrUnexpectedEOF
-	}
-	msg := err.Error()
-	if strings.Contains(msg, "exceeded max depth") {
-		return errors.New("not valid JSON: nested deeper than 10,000 levels")
-	}
-	return fmt.Errorf("not valid JSON: %s", strings.TrimPrefix(msg, "jsontext: "))
-}
 
 // object checks the members of an object against d. It returns the reason
 // the whole object must go, if it must.
@@ -360,52 +283,4 @@ func copyWithout(dec *jsontext.Decoder, enc *jsontext.Encoder, path string, gone
 	}
 	end, _ := dec.ReadToken()
 	enc.WriteToken(end)
-}
-
-// stringOf is a JSON string's value, "" for any other value. A string the
-// schema names is shared rather than copied: reading one allocates nothing.
-func stringOf(raw []byte) string {
-	if s, ok := schemaStrings[string(raw)]; ok {
-		return s
-	}
-	if len(raw) == 0 || raw[0] != '"' {
-		return ""
-	}
-	b, err := jsontext.AppendUnquote(nil, raw)
-	if err != nil {
-		return ""
-	}
-	return string(b)
-}
-
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case 'n':
-		return "null"
-	case 't', 'f':
-		return "a boolean"
-	case '"':
-		return "a string"
-	case '0':
-		return "a number"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	}
-	return "nothing"
-}
-
-// bound cuts a text quoted in a reason, so that no event can make a
-// reason long.
-func bound(s string) string {
-	const most = 80
-	if len(s) <= most {
-		return s
-	}
-	cut := most
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
 }

@@ -203,29 +203,17 @@ func (s *Judgement) warn(rule Rule, format string, args ...any) {
 	s.Warnings = append(s.Warnings, Warning{Index: s.Index, Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
-// feed takes an event through the stages basic/processing orders:
+// feed takes an event through the stages basic/processing orders, after
+// reading it (read.go):
 //
 //	compatibility boundary → enforcement → chunk expansion → verification → application
 //
 // (compat.go, check.go, chunks.go, verify.go, and apply.go with
 // conversation.go and the state).
 func (c *Consumer) feed(s *Judgement, data []byte) {
-	if len(data) > MaxEventBytes {
-		s.fail(Limit, "an event of %d bytes is over the %d MiB bound", len(data), MaxEventBytes>>20)
-		return
-	}
-	members, err := readTop(data)
+	t, members, rule, err := read(data)
 	if err != nil {
-		s.fail(NotAnEvent, "the event is %v", err)
-		return
-	}
-	if depth(data) > jsonpatch.MaxDepth+1 { // the event's own object, and a value in it
-		s.fail(Limit, "a value in the event is nested deeper than %d levels", jsonpatch.MaxDepth)
-		return
-	}
-	t, err := typeOf(members)
-	if err != nil {
-		s.fail(Malformed, "%v", err)
+		s.fail(rule, "%v", err)
 		return
 	}
 	s.Type = t
@@ -251,19 +239,6 @@ func (c *Consumer) feed(s *Judgement, data []byte) {
 		}
 		s.Events = append(s.Events, e)
 	}
-}
-
-// typeOf reads the discriminator every event carries.
-func typeOf(members []member) (Type, error) {
-	for _, m := range members {
-		if m.name == "type" {
-			if len(m.raw) == 0 || m.raw[0] != '"' {
-				return "", &malformed{"/type", "must be a string"}
-			}
-			return Type(stringOf(m.raw)), nil
-		}
-	}
-	return "", &malformed{"/type", "is required"}
 }
 
 // boundary is the compatibility boundary: retired shapes translated,
