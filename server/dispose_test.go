@@ -36,9 +36,17 @@ func (d *disposals) list() []server.Disposal {
 // startStream runs one request in the bubble; done closes when the handler
 // returns.
 func startStream(ctx context.Context, h *disposals, scenario string) (rec *streamRecorder, done chan struct{}) {
+	return startStreamAccepting(ctx, h, scenario, "")
+}
+
+// startStreamAccepting is startStream with an Accept header.
+func startStreamAccepting(ctx context.Context, h *disposals, scenario, accept string) (rec *streamRecorder, done chan struct{}) {
 	handler := server.New(server.WithDisposals(server.Config{}, h.record))
 	req := httptest.NewRequestWithContext(ctx, "POST", "/api/agent-analysis", strings.NewReader(runBody("t", "r", scenario)))
 	req.Header.Set("Content-Type", "application/json")
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
 	rec, done = newStreamRecorder(), make(chan struct{})
 	go func() {
 		defer close(done)
@@ -218,6 +226,47 @@ func TestCompletedStreamDisposesOnce(t *testing.T) {
 					t.Errorf("%d flushes for %d waits, want one before each wait", rec.flushes, waits)
 				}
 			})
+		})
+	}
+}
+
+// A binary stream has the SSE stream's timers and disposal: cut between
+// two events, by the client or a shutdown, it disposes once and writes
+// nothing after; a shutdown closes its run with a binary RUN_FINISHED.
+func TestABinaryStreamDisposesAsSSEDoes(t *testing.T) {
+	for _, cause := range []error{nil, server.ErrShutdown} {
+		synctest.Test(t, func(t *testing.T) {
+			ctx, cancel := context.WithCancelCause(t.Context())
+			defer cancel(nil)
+			var obs disposals
+			slow, _ := fixtures.Lookup("slow")
+			rec, done := startStreamAccepting(ctx, &obs, "slow", "application/vnd.ag-ui.event+proto")
+			time.Sleep(elapsedBefore(slow.Frames, 1))
+			synctest.Wait()
+			cancel(cause)
+			synctest.Wait()
+			<-done
+			got := obs.list()
+			written := 2
+			if cause != nil {
+				written = 3 // and the RUN_FINISHED that closes the run
+			}
+			if len(got) != 1 || got[0].Sent != written {
+				t.Fatalf("disposals %+v, want one after %d frames", got, written)
+			}
+			_, body := rec.snapshot()
+			events := readBinary(t, []byte(body))
+			if len(events) != written {
+				t.Fatalf("%d binary events, want %d", len(events), written)
+			}
+			if cause != nil && !strings.Contains(string(events[2]), `"cancelled"`) {
+				t.Errorf("closed with %s", events[2])
+			}
+			time.Sleep(24 * time.Hour)
+			synctest.Wait()
+			if _, after := rec.snapshot(); after != body || len(obs.list()) != 1 {
+				t.Errorf("written or disposed after disposal")
+			}
 		})
 	}
 }

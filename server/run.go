@@ -7,19 +7,26 @@ import (
 )
 
 var streamHeaders = http.Header{
-	"Content-Type":      {"text/event-stream"},
 	"Cache-Control":     {"no-cache"},
 	"X-Accel-Buffering": {"no"}, // nginx would buffer the stream otherwise
 }
 
 // handleRun answers POST /api/agent-analysis: a checked RunAgentInput gets
-// its scenario played as an AG-UI SSE stream; anything else a Problem.
+// its scenario played as an AG-UI stream, SSE or binary as the request's
+// Accept says (negotiate.go); anything else a Problem.
 func handleRun(cfg Config, slots streamSlots) http.Handler {
 	framed := newTemplates(cfg.Scripts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Vary", "Accept") // the answer's encoding follows it
 		req, p := decodeRunInput(w, r, cfg.BodyTimeout, cfg.Scripts)
 		if p != nil {
 			writeProblem(w, p)
+			return
+		}
+		frames, id, cannotCarry := framed.forRequest(cfg.Scripts, req)
+		wire, ok := negotiate(r.Header.Get("Accept")).pick(cannotCarry == nil)
+		if !ok {
+			writeProblem(w, notAcceptable(r.Header.Get("Accept"), req.Scenario, cannotCarry))
 			return
 		}
 		addLogAttrs(w, slog.String("scenario", req.Scenario),
@@ -40,13 +47,16 @@ func handleRun(cfg Config, slots streamSlots) http.Handler {
 		defer slots.give()
 
 		setHeaders(w.Header(), streamHeaders)
+		w.Header().Set("Content-Type", wire.contentType())
+		if wire == binary {
+			addLogAttrs(w, slog.String("encoding", "binary"))
+		}
 		w.WriteHeader(http.StatusOK)
 		rc := http.NewResponseController(w)
 		s := stream{
-			w: w, rc: rc, scripts: cfg.Scripts, req: req,
+			w: w, rc: rc, scripts: cfg.Scripts, req: req, frames: frames, ids: id, wire: wire,
 			noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.onDispose, log: cfg.Logger,
 		}
-		s.frames, s.ids = framed.forRequest(cfg.Scripts, req)
 		// The client must see the stream open at once, and on HTTP/1.1 a
 		// disconnect is only noticed once the response has started. When
 		// the first event is due now, it carries the headers out; else they
@@ -57,4 +67,15 @@ func handleRun(cfg Config, slots streamSlots) http.Handler {
 		d := s.play(r.Context())
 		addLogAttrs(w, slog.Int("events", d.Sent), slog.String("end", string(d.End)))
 	})
+}
+
+// notAcceptable is the answer to a request whose Accept allows no
+// encoding the script can be sent in.
+func notAcceptable(accept, scenario string, cannotCarry error) *Problem {
+	detail := fmt.Sprintf("This endpoint answers %s or %s; Accept %q allows neither.", sse.contentType(), binary.contentType(), accept)
+	if cannotCarry != nil {
+		detail = fmt.Sprintf("Script %q can only be sent as %s: AG-UI's binary transport cannot carry its %v. Accept %q does not allow %s.",
+			scenario, sse.contentType(), cannotCarry, accept, sse.contentType())
+	}
+	return problem(http.StatusNotAcceptable, "not-acceptable", "Not acceptable", detail)
 }

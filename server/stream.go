@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 	"github.com/agent-analysis/agent-analysis/server/library"
 )
@@ -53,6 +54,7 @@ type stream struct {
 	rc           *http.ResponseController
 	frames       []frame // the script, framed
 	ids          ids     // what goes in the frames' holes
+	wire         wire    // how the frames go out: SSE or binary
 	scripts      *library.Library
 	req          runInput
 	noDelay      bool
@@ -89,6 +91,7 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		}
 	}()
 	pending := 0
+	var scratch []byte // a binary frame's SSE framing, with its ids
 	flush := func(last bool) bool {
 		if pending == 0 {
 			return true
@@ -120,7 +123,10 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		} else if ctx.Err() != nil {
 			return s.stop(ctx, d)
 		}
-		due = f.appendTo(due, s.ids)
+		var wrote bool
+		if due, wrote = s.appendFrame(due, f, &scratch); !wrote {
+			continue // an SSE comment, which the binary transport has no form for
+		}
 		pending++
 		if s.log.Enabled(ctx, slog.LevelDebug) {
 			s.log.LogAttrs(ctx, slog.LevelDebug, "event", slog.String("runId", s.req.RunID),
@@ -131,6 +137,15 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		d.End = EndCompleted
 	}
 	return d
+}
+
+// appendFrame adds a frame as the stream's encoding writes it; ok is false
+// when there is nothing to write.
+func (s *stream) appendFrame(b []byte, f *frame, scratch *[]byte) ([]byte, bool) {
+	if s.wire == binary {
+		return f.appendBinary(b, s.ids, scratch)
+	}
+	return f.appendTo(b, s.ids), true
 }
 
 // stop ends a stream before its script did. At shutdown the run it was
@@ -146,6 +161,12 @@ func (s *stream) stop(ctx context.Context, d Disposal) Disposal {
 		return d
 	}
 	frame := appendFrame(nil, script.Frame{Event: event})
+	if s.wire == binary {
+		var err error
+		if frame, err = proto.AppendFrame(nil, event); err != nil {
+			return d
+		}
+	}
 	if err := s.rc.SetWriteDeadline(time.Now().Add(time.Second)); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		return d
 	}

@@ -24,6 +24,7 @@ type frame struct {
 	kind  string // the event's type, for the debug log; "" for a comment
 	text  []byte
 	holes []hole // where the ids go, in order
+	bin   []byte // the frame in the binary transport, when it has no holes (binary.go); nil otherwise
 }
 
 // hole is where an id goes: its JSON-escaped text, without quotes (an
@@ -119,30 +120,41 @@ func cutPlaceholders(text []byte) ([]byte, []hole) {
 	}
 }
 
-// templates are every script's frames, by name; a script whose template
-// failed its check has none.
-type templates map[string][]frame
+// template is a script's frames, framed once, and why the binary
+// transport cannot carry them (nil when it can).
+type template struct {
+	frames []frame
+	binary error
+}
+
+// templates are every script's, by name; a script whose template failed
+// its check has none.
+type templates map[string]template
 
 func newTemplates(scripts *library.Library) templates {
 	out := templates{}
 	for _, name := range scripts.Names() {
 		s, _ := scripts.Lookup(name)
 		if frames, ok := newTemplate(s); ok {
-			out[name] = frames
+			out[name] = template{frames, encodeBinary(frames, escapedIDs(placeholderThread, placeholderRun))}
 		}
 	}
 	return out
 }
 
-// forRequest is what req's stream sends: its frames, and the ids for
-// their holes.
-func (t templates) forRequest(scripts *library.Library, req runInput) ([]frame, ids) {
-	if frames, ok := t[req.Scenario]; ok && req.Continuation == nil {
-		return frames, escapedIDs(req.ThreadID, req.RunID)
+// forRequest is what req's stream sends: its frames, the ids for their
+// holes, and why the binary transport cannot carry them (nil when it
+// can).
+func (t templates) forRequest(scripts *library.Library, req runInput) ([]frame, ids, error) {
+	if tp, ok := t[req.Scenario]; ok && req.Continuation == nil {
+		return tp.frames, escapedIDs(req.ThreadID, req.RunID), tp.binary
 	}
 	s, _ := scripts.Lookup(req.Scenario) // decodeRunInput checked it exists
+	var frames []frame
 	if req.Continuation != nil {
-		return framesOf(s.Continue(*req.Continuation, req.ThreadID, req.RunID)), ids{}
+		frames = framesOf(s.Continue(*req.Continuation, req.ThreadID, req.RunID))
+	} else {
+		frames = framesOf(s.ForRequest(req.ThreadID, req.RunID))
 	}
-	return framesOf(s.ForRequest(req.ThreadID, req.RunID)), ids{}
+	return frames, ids{}, encodeBinary(frames, ids{})
 }

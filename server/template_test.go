@@ -15,7 +15,8 @@ func TestEveryBuiltInScriptHasATemplate(t *testing.T) {
 	lib := library.BuiltIn()
 	framed := newTemplates(lib)
 	for _, name := range lib.Names() {
-		frames, ok := framed[name]
+		tp, ok := framed[name]
+		frames := tp.frames
 		if !ok {
 			t.Errorf("%s: no template", name)
 			continue
@@ -50,7 +51,7 @@ func TestAScriptHoldingAPlaceholderHasNoTemplate(t *testing.T) {
 	if _, ok := newTemplates(lib)["holds-a-placeholder"]; ok {
 		t.Fatal("a template for a script holding a placeholder")
 	}
-	frames, id := newTemplates(lib).forRequest(lib, runInput{Scenario: "holds-a-placeholder", ThreadID: "t1", RunID: "r1"})
+	frames, id, _ := newTemplates(lib).forRequest(lib, runInput{Scenario: "holds-a-placeholder", ThreadID: "t1", RunID: "r1"})
 	var got []byte
 	for _, f := range frames {
 		got = f.appendTo(got, id)

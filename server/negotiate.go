@@ -1,0 +1,116 @@
+package server
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agent-analysis/agent-analysis/agui/proto"
+)
+
+// Content negotiation (basic/transports): a stream goes out as SSE, the
+// default, or in AG-UI's binary transport when the client asks for it.
+// The request's Accept is read as the official encoders read it (media
+// ranges with q-values, the most specific range that matches a type
+// deciding its q, ties going to the range listed first), with one
+// difference on purpose: the binary type is chosen only when a range
+// names it, never through */* or application/*, so that a client which
+// accepts anything (curl, a browser's fetch) gets text it can read.
+
+// wire is an encoding of a stream.
+type wire int
+
+const (
+	sse    wire = iota // text/event-stream, data: lines of JSON
+	binary             // application/vnd.ag-ui.event+proto, length-prefixed Event messages
+)
+
+func (w wire) contentType() string {
+	if w == binary {
+		return proto.MediaType
+	}
+	return "text/event-stream"
+}
+
+// acceptance is how much a request's Accept wants each encoding: its q
+// (0 for not at all), how specific the range that decided it is
+// (specificity), and where that range stands in the header.
+type acceptance struct {
+	sse, binary      float64
+	sseSpec, binSpec int
+	sseAt, binAt     int
+}
+
+// negotiate reads an Accept header; "" accepts anything.
+func negotiate(accept string) acceptance {
+	if strings.TrimSpace(accept) == "" {
+		return acceptance{sse: 1, sseSpec: 0, binSpec: -1}
+	}
+	a := acceptance{sseSpec: -1, binSpec: -1}
+	for i, r := range strings.Split(accept, ",") {
+		typ, q, ok := mediaRange(r)
+		if !ok {
+			continue
+		}
+		if s := specificity(typ, "text/event-stream"); s >= 0 && (s > a.sseSpec || (s == a.sseSpec && q > a.sse)) {
+			a.sseSpec, a.sse, a.sseAt = s, q, i
+		}
+		if s := specificity(typ, proto.MediaType); s >= 0 && (s > a.binSpec || (s == a.binSpec && q > a.binary)) {
+			a.binSpec, a.binary, a.binAt = s, q, i
+		}
+	}
+	return a
+}
+
+// pick is the encoding to send, given whether the script can be carried
+// in binary; ok is false when the request accepts neither that can be
+// sent.
+func (a acceptance) pick(binaryOK bool) (wire, bool) {
+	prefers := a.binary > a.sse || (a.binary == a.sse && (a.binSpec > a.sseSpec || (a.binSpec == a.sseSpec && a.binAt < a.sseAt)))
+	wantsBinary := binaryOK && a.binSpec == 2 && a.binary > 0 && prefers
+	switch {
+	case wantsBinary:
+		return binary, true
+	case a.sse > 0:
+		return sse, true
+	}
+	return sse, false
+}
+
+// mediaRange reads one range of an Accept header: its type, lowercased,
+// and its q (1 when not given); ok is false for one that is not a
+// media range, or whose q is not a number between 0 and 1.
+func mediaRange(r string) (typ string, q float64, ok bool) {
+	params := strings.Split(r, ";")
+	typ = strings.ToLower(strings.TrimSpace(params[0]))
+	if main, sub, found := strings.Cut(typ, "/"); !found || main == "" || sub == "" || strings.ContainsAny(typ, " \t") {
+		return "", 0, false
+	}
+	q = 1
+	for _, p := range params[1:] {
+		name, value, _ := strings.Cut(p, "=")
+		if strings.ToLower(strings.TrimSpace(name)) != "q" {
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.Trim(strings.TrimSpace(value), `"`), 64)
+		if err != nil || v < 0 || v > 1 {
+			return "", 0, false
+		}
+		q = v
+		break
+	}
+	return typ, q, true
+}
+
+// specificity is how closely a range matches a type: 2 for the type
+// itself, 1 for type/*, 0 for */*, -1 for no match.
+func specificity(rng, typ string) int {
+	switch main, _, _ := strings.Cut(typ, "/"); rng {
+	case typ:
+		return 2
+	case main + "/*":
+		return 1
+	case "*/*":
+		return 0
+	}
+	return -1
+}

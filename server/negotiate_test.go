@@ -1,0 +1,44 @@
+package server
+
+import "testing"
+
+// Accept is read as the official encoders read it, q-values and
+// specificity deciding, but the binary transport only when named.
+func TestNegotiate(t *testing.T) {
+	for _, tt := range []struct {
+		accept   string
+		binaryOK bool
+		want     wire
+		ok       bool
+	}{
+		{"", true, sse, true},
+		{"*/*", true, sse, true},
+		{"text/event-stream", true, sse, true},
+		{"application/vnd.ag-ui.event+proto", true, binary, true},
+		{"APPLICATION/VND.AG-UI.EVENT+PROTO", true, binary, true},
+		{"application/vnd.ag-ui.event+proto, text/event-stream", true, binary, true},
+		{"text/event-stream, application/vnd.ag-ui.event+proto", true, sse, true},
+		{"text/event-stream;q=0.5, application/vnd.ag-ui.event+proto", true, binary, true},
+		{"application/vnd.ag-ui.event+proto;q=0.4, text/event-stream;q=0.5", true, sse, true},
+		{"application/vnd.ag-ui.event+proto, */*", true, binary, true},
+		{"*/*, application/vnd.ag-ui.event+proto", true, binary, true}, // the named range is the more specific
+		{"*/*;q=0.9, application/vnd.ag-ui.event+proto;q=0.1", true, sse, true},
+		{"application/*", true, sse, false}, // reaches binary only through a wildcard
+		{"application/json", true, sse, false},
+		{"text/*", true, sse, true},
+		{"text/event-stream;q=0", true, sse, false},
+		{"text/event-stream;q=0, */*", true, sse, false}, // the more specific range says no
+		{"application/vnd.ag-ui.event+proto;q=0, */*", true, sse, true},
+		{"application/vnd.ag-ui.event+proto", false, sse, false}, // a script binary cannot carry
+		{"application/vnd.ag-ui.event+proto, text/event-stream;q=0.1", false, sse, true},
+		{"text/event-stream;q=nope", true, sse, false}, // a range that is not one counts for nothing
+		{"garbage", true, sse, false},
+		{"text/event-stream; charset=utf-8; q=0.8", true, sse, true},
+		{`application/vnd.ag-ui.event+proto;q="0.9"`, true, binary, true},
+	} {
+		got, ok := negotiate(tt.accept).pick(tt.binaryOK)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("Accept %q (binary %v): %v %v, want %v %v", tt.accept, tt.binaryOK, got, ok, tt.want, tt.ok)
+		}
+	}
+}
