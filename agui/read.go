@@ -173,3 +173,23 @@ func bound(s string) string {
 	}
 	return s[:cut] + "…"
 }
+
+// Unreadable judges the next event as one its transport's reader could
+// not read as an event at all (a binary frame that does not decode, say
+// why): the stream breaks NotAnEvent there, as an SSE event whose data is
+// not a JSON object does.
+func (c *Consumer) Unreadable(why string) Judgement {
+	s := Judgement{Index: c.next, Change: StateChange{State: c.state}}
+	c.next++
+	if c.rejected != nil {
+		s.Violation = c.rejected
+		return s
+	}
+	s.fail(NotAnEvent, "the event is %s", why)
+	c.rejected = s.Violation
+	if len(c.runs) > 0 {
+		run := c.runs[len(c.runs)-1]
+		s.Run = &run
+	}
+	return s
+}

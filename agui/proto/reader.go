@@ -63,7 +63,7 @@ func (r *Reader) Next() ([]byte, error) {
 	}
 	length := int64(binary.BigEndian.Uint32(head[:]))
 	if 4+length > int64(r.max) {
-		r.err = r.place(r.offset, fmt.Errorf("%w: %d bytes with its length, over the limit of %d", ErrFrameTooLarge, 4+length, r.max))
+		r.err = r.place(r.offset, fmt.Errorf("%w: %d bytes with its length, over the limit of %d%s", ErrFrameTooLarge, 4+length, r.max, readsAsText(head[:])))
 		return nil, r.err
 	}
 	if err := r.readMessage(int(length)); err != nil {
@@ -118,4 +118,15 @@ func (r *Reader) end(err error, got, want int) error {
 
 func (r *Reader) place(at int64, err error) error {
 	return &ReadError{Frame: r.frame, Offset: at, Err: err}
+}
+
+// readsAsText names a frame length that reads as text, as "data" or ": k" do:
+// SSE, or JSON, where the binary transport was said to be.
+func readsAsText(length []byte) string {
+	for _, c := range length {
+		if c < ' ' || c > '~' {
+			return ""
+		}
+	}
+	return fmt.Sprintf(" (its length reads %q: text where a binary frame should start)", length)
 }

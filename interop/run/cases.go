@@ -20,7 +20,7 @@ type report struct {
 			Rule string `json:"rule"`
 			Text string `json:"text"`
 		} `json:"failures"`
-		Interrupted string `json:"interrupted"`
+		Interrupted string   `json:"interrupted"`
 		Stopped     string   `json:"stopped"`
 		Errored     string   `json:"errored"`
 		Notes       []string `json:"notes"`

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/kit/rules"
 
 	"github.com/agent-analysis/agent-analysis/agui"
@@ -32,6 +33,10 @@ type Request struct {
 	// Header holds headers to send besides Content-Type and Accept (a
 	// token, an API key). Their values are sent and never reported.
 	Header http.Header
+	// Binary asks for AG-UI's binary transport (Accept:
+	// application/vnd.ag-ui.event+proto) rather than SSE. The stream is
+	// read as the answer's content type says, whichever was asked for.
+	Binary bool
 	// Timeout bounds the whole exchange, from sending the request to the
 	// stream's end: an agent that never answers, or streams forever, is
 	// cut there. 0 means DefaultTimeout.
@@ -77,7 +82,7 @@ type Exchange struct {
 	Stopped *Stopped
 	// Runs are the stream's runs as the engine last judged them: how
 	// each ended (an agent's own error report, RUN_ERROR, among them).
-	Runs []agui.Run
+	Runs    []agui.Run
 	next    agui.Input // what a run that continues this one starts from
 	nextErr error      // why there is none
 }
@@ -125,7 +130,7 @@ func (run *reading) exchange(ctx context.Context) {
 		return
 	}
 	run.ex.Sent = body
-	resp, err := post(ctx, run.URL, body, run.Header, run.dial)
+	resp, err := post(ctx, run.URL, body, run.accept(), run.Header, run.dial)
 	if err != nil {
 		run.ended(ctx, fmt.Errorf("the request failed: %w", err))
 		return
@@ -145,13 +150,13 @@ func (run *reading) exchange(ctx context.Context) {
 
 // post sends the input as a client does. Each run has a connection of its
 // own, closed with it, and follows no redirect: AG-UI posts once.
-func post(ctx context.Context, url string, body []byte, header http.Header, dial dialer) (*http.Response, error) {
+func post(ctx context.Context, url string, body []byte, accept string, header http.Header, dial dialer) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Accept", accept)
 	for name, values := range header { // as curl -H: a header given replaces ours
 		req.Header[name] = values
 	}
@@ -169,6 +174,14 @@ func post(ctx context.Context, url string, body []byte, header http.Header, dial
 		err = inner // drop the *url.Error's repeat of method and URL
 	}
 	return resp, err
+}
+
+// accept is the Accept header the request sends.
+func (r Request) accept() string {
+	if r.Binary {
+		return proto.MediaType
+	}
+	return "text/event-stream"
 }
 
 // Stop is when to abort a run, as a user pressing Stop does: after

@@ -114,7 +114,7 @@ func TestAnswersThatAreNotStreams(t *testing.T) {
 		{"HTML", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			fmt.Fprint(w, "<!doctype html>\n<title>Sign in</title>\n<p>Please sign in.</p>")
-		}, rules.ContentType, `the answer is "text/html; charset=utf-8", not text/event-stream: "<!doctype html> <title>Sign in</title> <p>Please sign in.</p>"`},
+		}, rules.ContentType, `the answer is "text/html; charset=utf-8", not text/event-stream or application/vnd.ag-ui.event+proto: "<!doctype html> <title>Sign in</title> <p>Please sign in.</p>"`},
 		{"a problem", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/problem+json")
 			w.WriteHeader(http.StatusUnprocessableEntity)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/kit/rules"
 
 	"github.com/agent-analysis/agent-analysis/agui"
@@ -51,12 +52,18 @@ func IsCapture(data []byte) bool {
 	return false
 }
 
-// ReadCapture reads the events and comments of an SSE stream: data lines
-// joined with line feeds, any line ending (LF, CRLF, CR), fields AG-UI
-// gives no meaning to noted and skipped.
+// ReadCapture reads the events and comments of a captured stream, told
+// apart by its content: SSE (data lines joined with line feeds, any line
+// ending, fields AG-UI gives no meaning to noted and skipped), or AG-UI's
+// binary transport (what curl -H 'Accept: application/vnd.ag-ui.event+proto'
+// writes: each frame decoded to its event's JSON, WatchBinary).
 func ReadCapture(data []byte) Capture {
 	var c Capture
-	w := Watch(bytes.NewReader(data), nil, func(f script.Frame) bool {
+	watch := Watch
+	if proto.IsBinary(data) {
+		watch = WatchBinary
+	}
+	w := watch(bytes.NewReader(data), nil, func(f script.Frame) bool {
 		f.Event = bytes.Clone(f.Event)
 		c.Frames = append(c.Frames, f)
 		return true
@@ -68,9 +75,28 @@ func ReadCapture(data []byte) Capture {
 		}
 	case w.OverBound() != "":
 		c.Failures = append(c.Failures, rules.Failure{Rule: agui.Limit.ID(), Text: "an event or a comment line is over the engine's 1 MiB bound: the stream was not read further"})
+	case w.Framing != nil:
+		c.Failures = append(c.Failures, *w.Framing)
 	default:
 		c.Failures = append(c.Failures, rules.Failure{Rule: rules.StreamBroken, Text: w.Err.Error()})
 	}
+	if v := w.Violation; v != nil { // a binary frame that does not decode: the stream is judged to it
+		c.Frames = eventsBefore(c.Frames, v.Index)
+		c.Failures = append(c.Failures, rules.Failure{Rule: v.Rule.ID(), Event: v.Index + 1, Text: v.Reason})
+	}
 	c.Notes = w.Notes
 	return c
+}
+
+// eventsBefore is frames up to their nth event.
+func eventsBefore(frames []script.Frame, n int) []script.Frame {
+	for i, f := range frames {
+		if f.Event != nil {
+			if n == 0 {
+				return frames[:i]
+			}
+			n--
+		}
+	}
+	return frames
 }

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/kit/rules"
 
 	"github.com/agent-analysis/agent-analysis/agui"
@@ -42,7 +44,17 @@ func (run *reading) fail(rule, format string, args ...any) {
 func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Consumer) {
 	run.ctx = ctx
 	run.lastArrival = run.ex.Transport.Answered
-	w := Watch(arrivals{body, run}, consumer, run.frame)
+	watch := Watch
+	if run.ex.Transport.Binary() {
+		watch = WatchBinary
+	}
+	peek := bufio.NewReader(arrivals{body, run})
+	if head, _ := peek.Peek(5); !run.ex.Transport.Binary() && proto.IsBinary(head) {
+		run.ex.Transport.Took = time.Since(run.start)
+		run.fail(rules.ContentType, "the body is AG-UI's binary transport (%s), sent as %q: a client reads it as SSE and finds no event", proto.MediaType, run.ex.Transport.ContentType)
+		return
+	}
+	w := watch(peek, consumer, run.frame)
 	end := time.Since(run.start)
 	run.arrived(end) // the silence before the end counts too
 	run.ex.Transport.Took = end
@@ -65,6 +77,9 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 		}
 	case w.OverBound() != "":
 		run.fail(agui.Limit.ID(), "%s is over the engine's %d MiB bound: the stream was not read further", w.OverBound(), agui.MaxEventBytes>>20)
+		run.ex.Truncated = ""
+	case w.Framing != nil:
+		run.ex.Failures = append(run.ex.Failures, *w.Framing)
 		run.ex.Truncated = ""
 	default:
 		run.ended(ctx, w.Err)

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/kit/rules"
 )
 
@@ -24,6 +25,12 @@ type Transport struct {
 	Answered    time.Duration // from sending the request to the answer's headers
 	LongestGap  time.Duration // the longest time no byte arrived, from the answer's headers to the stream's end
 	Took        time.Duration // the whole exchange: from sending the request to the stream's end
+}
+
+// Binary reports whether the answer is in AG-UI's binary transport.
+func (t Transport) Binary() bool {
+	mt, _, _ := mime.ParseMediaType(t.ContentType)
+	return mt == proto.MediaType
 }
 
 // MarshalJSON writes durations in milliseconds, for machines.
@@ -46,8 +53,12 @@ func (t Transport) String() string {
 	if t.Status == 0 {
 		return fmt.Sprintf("no answer · %s", round(t.Took))
 	}
-	return fmt.Sprintf("%d %s · %d events · %d keep-alive comments · answered in %s · longest silence %s · %s",
-		t.Status, t.ContentType, t.Events, t.Comments, round(t.Answered), round(t.LongestGap), round(t.Took))
+	comments := fmt.Sprintf(" · %d keep-alive comments", t.Comments)
+	if t.Binary() {
+		comments = "" // the binary transport has none
+	}
+	return fmt.Sprintf("%d %s · %d events%s · answered in %s · longest silence %s · %s",
+		t.Status, t.ContentType, t.Events, comments, round(t.Answered), round(t.LongestGap), round(t.Took))
 }
 
 func round(d time.Duration) time.Duration {
@@ -68,8 +79,8 @@ func checkAnswer(resp *http.Response) *rules.Failure {
 			resp.Status, resp.Header.Get("Location"))}
 	case resp.StatusCode < 200 || resp.StatusCode >= 300:
 		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, not 2xx: %s", resp.Status, Excerpt(resp.Body, mt))}
-	case mt != "text/event-stream":
-		return &rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream: %s", resp.Header.Get("Content-Type"), Excerpt(resp.Body, mt))}
+	case mt != "text/event-stream" && mt != proto.MediaType:
+		return &rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream or %s: %s", resp.Header.Get("Content-Type"), proto.MediaType, Excerpt(resp.Body, mt))}
 	}
 	return nil
 }

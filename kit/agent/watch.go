@@ -30,8 +30,12 @@ type Watched struct {
 	Err error
 	// Cut is the failure of a stream that ended inside an event, which
 	// every client discards: the reading ended there, and the stream did.
-	Cut   *rules.Failure
-	Notes []string // legal SSE worth knowing: fields AG-UI ignores, and such
+	Cut *rules.Failure
+	// Framing is the failure of the transport's framing that ended the
+	// reading before the stream did (a binary frame longer than a client
+	// reads); nil when none did.
+	Framing *rules.Failure
+	Notes   []string // legal SSE worth knowing: fields AG-UI ignores, and such
 }
 
 // ErrHalted ends a reading its frame function halted.
@@ -73,14 +77,20 @@ func Watch(body io.Reader, consumer *agui.Consumer, frame func(script.Frame) boo
 		w.Err = ErrHalted
 	}
 	w.Cut, w.Notes = watch.cut(), watch.notes()
-	if consumer != nil {
-		if runs := consumer.Runs(); len(runs) > 0 && runs[len(runs)-1].Phase == agui.Active {
-			w.ActiveRun = runs[len(runs)-1].RunID
-		}
-		w.Truncated = consumer.End()
-		w.Warnings, w.Dropped = consumer.Warnings()
-	}
+	w.judged(consumer)
 	return w
+}
+
+// judged takes the engine's verdict at the stream's end, when it judged.
+func (w *Watched) judged(consumer *agui.Consumer) {
+	if consumer == nil {
+		return
+	}
+	if runs := consumer.Runs(); len(runs) > 0 && runs[len(runs)-1].Phase == agui.Active {
+		w.ActiveRun = runs[len(runs)-1].RunID
+	}
+	w.Truncated = consumer.End()
+	w.Warnings, w.Dropped = consumer.Warnings()
 }
 
 // OverBound is what was over the engine's bound when that ended the

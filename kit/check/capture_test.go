@@ -93,3 +93,37 @@ func same(a, b Result) bool {
 func verdictOf(r Result) string {
 	return fmt.Sprintf("ok %v, fails by %q, warns by %q", r.OK, ruleIDs(r), warned(r))
 }
+
+// What curl -H 'Accept: application/vnd.ag-ui.event+proto' saves of a
+// script's stream, the binary transport, gets the verdict its SSE capture
+// gets, told apart by its content whatever the file is called.
+func TestABinaryCaptureGetsTheSSECapturesVerdict(t *testing.T) {
+	api := servertest.Ours(t)
+	dir := t.TempDir()
+	judged := 0
+	for _, f := range fixtures.All() {
+		in, _, _ := agent.NewInput(nil, agent.Inputs{State: []byte(`{"services":[]}`), Scenario: f.Name})
+		body, _, _ := in.Request("")
+		req, _ := http.NewRequest(http.MethodPost, api, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/vnd.ag-ui.event+proto")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusNotAcceptable {
+			continue // the binary transport cannot carry it
+		}
+		judged++
+		bin := File(testfile.Write(t, dir, f.Name+".json", string(raw)), false)[0] // a misleading name
+		text := File(testfile.Write(t, dir, f.Name+".sse", string(curl(t, api, body))), false)[0]
+		if !same(bin, text) {
+			t.Errorf("%s: the binary capture: %s; the SSE capture: %s", f.Name, verdictOf(bin), verdictOf(text))
+		}
+	}
+	if judged < 30 {
+		t.Errorf("only %d scripts in binary", judged)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 	"github.com/agent-analysis/agent-analysis/kit/rules"
 	"github.com/agent-analysis/agent-analysis/kit/script"
@@ -90,12 +91,17 @@ type Format struct {
 var (
 	ScriptFile  = Format{Name: "script"}  // JSON: an array, JSON Lines, or a script object
 	CaptureFile = Format{Name: "capture"} // an SSE stream, as curl -N writes it
+	BinaryFile  = Format{Name: "binary"}  // a stream in AG-UI's binary transport, as curl writes it
 )
 
 // Sniff tells a file's format from its first bytes (a BOM and blank
-// lines aside): JSON starts with [ or {, an SSE stream with a field or a
+// lines aside): a binary stream starts with a frame length's zero byte
+// (proto.IsBinary), JSON with [ or {, an SSE stream with a field or a
 // comment (agent.IsCapture).
 func Sniff(head []byte) Format {
+	if proto.IsBinary(head) {
+		return BinaryFile
+	}
 	body := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\ufeff")), " \t\r\n")
 	switch {
 	case len(body) == 0:
@@ -124,7 +130,7 @@ func File(path string, useExpect bool) []Result {
 	if err != nil {
 		return unreadable(err)
 	}
-	if Sniff(data) == CaptureFile {
+	if f := Sniff(data); f == CaptureFile || f == BinaryFile {
 		res := capture(script.BaseName(path), agent.ReadCapture(data), useExpect)
 		res.Path = path
 		return []Result{res}
@@ -162,10 +168,15 @@ func EventLine(path string, event int) int {
 		return 0
 	}
 	var frames []script.Frame
-	if Sniff(data) == CaptureFile {
+	switch Sniff(data) {
+	case BinaryFile:
+		return 0 // a binary capture has no lines
+	case CaptureFile:
 		frames = agent.ReadCapture(data).Frames
-	} else if s, err := script.Parse(data, ""); err == nil {
-		frames = s.Frames
+	default:
+		if s, err := script.Parse(data, ""); err == nil {
+			frames = s.Frames
+		}
 	}
 	for _, f := range frames {
 		if f.Event == nil {

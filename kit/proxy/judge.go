@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/kit/rules"
 
 	"github.com/agent-analysis/agent-analysis/agui"
@@ -276,8 +277,8 @@ func (j *judging) readAnswer(a answer, in agui.Input, opts agui.Options) {
 	case a.status < 200 || a.status >= 300:
 		j.fail(rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, not 2xx: %s", a.status, http.StatusText(a.status), agent.Excerpt(j.stream, mt))})
 		return
-	case mt != "text/event-stream":
-		j.fail(rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream: %s", a.header.Get("Content-Type"), agent.Excerpt(j.stream, mt))})
+	case mt != "text/event-stream" && mt != proto.MediaType:
+		j.fail(rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream or %s: %s", a.header.Get("Content-Type"), proto.MediaType, agent.Excerpt(j.stream, mt))})
 		return
 	}
 	var body io.Reader = j.stream
@@ -302,13 +303,17 @@ func (j *judging) readAnswer(a answer, in agui.Input, opts agui.Options) {
 	}
 	j.consumer = consumer
 	j.last = j.start
-	j.readStream(body)
+	watch := agent.Watch
+	if mt == proto.MediaType {
+		watch = agent.WatchBinary
+	}
+	j.readStream(body, watch)
 }
 
 // readStream has the engine judge each event as it passes, and watches
 // the framing, as check -url does (agent.Watch).
-func (j *judging) readStream(body io.Reader) {
-	w := agent.Watch(body, j.consumer, j.frame)
+func (j *judging) readStream(body io.Reader, watch func(io.Reader, *agui.Consumer, func(script.Frame) bool) agent.Watched) {
+	w := watch(body, j.consumer, j.frame)
 	j.run.Events, j.run.Comments = w.Events, w.Comments
 	j.violation = w.Violation
 	<-j.done // how the stream ended, whatever the reader saw
@@ -328,6 +333,9 @@ func (j *judging) readStream(body io.Reader) {
 	case w.OverBound() != "":
 		j.fail(rules.Failure{Rule: agui.Limit.ID(), Event: j.run.Events + 1,
 			Text: fmt.Sprintf("%s is over the engine's %d MiB bound: the bytes passed, judging stopped there", w.OverBound(), agui.MaxEventBytes>>20)})
+		return
+	case w.Framing != nil:
+		j.fail(*w.Framing)
 		return
 	case errors.Is(w.Err, errBehind):
 		j.fail(rules.Failure{Rule: rules.Unjudged, Text: fmt.Sprintf("the stream ran %d MiB ahead of the judge: judged its first %d events, the bytes all passed", MaxBacklog>>20, j.run.Events)})

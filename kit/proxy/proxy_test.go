@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 	"github.com/agent-analysis/agent-analysis/kit/check"
 	"github.com/agent-analysis/agent-analysis/kit/proxy"
@@ -87,10 +88,15 @@ func client(t *testing.T) *http.Client {
 
 // post posts body and reads the whole answer.
 func post(t *testing.T, c *http.Client, url string, body []byte) (*http.Response, []byte) {
+	return postAccepting(t, c, url, body, "text/event-stream")
+}
+
+// postAccepting posts body asking for the encoding accept names.
+func postAccepting(t *testing.T, c *http.Client, url string, body []byte, accept string) (*http.Response, []byte) {
 	t.Helper()
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Accept", accept)
 	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -310,5 +316,41 @@ func TestLog(t *testing.T) {
 		if res.OK != run.OK() || !slices.Equal(got, ruleIDs(run.Failures)) {
 			t.Errorf("%s: check says %v %v, the proxy %v", scenario, res.OK, got, run.Lines(false))
 		}
+	}
+}
+
+// The binary transport through the proxy: the client gets the agent's
+// bytes unchanged, and the proxy judges the run as check -url judges it
+// over binary, rule for rule.
+func TestEveryBuiltInScriptThroughTheProxyInBinary(t *testing.T) {
+	direct := ours(t)
+	th := start(t, proxy.Config{Upstream: direct + "/api/agent-analysis"})
+	c := client(t)
+	judged := 0
+	for _, name := range library.BuiltIn().Names() {
+		in, _, _ := agent.NewInput(nil, agent.Inputs{State: []byte(`{"services":[]}`), Scenario: name})
+		body, _, _ := in.Request("")
+		want, wantBody := postAccepting(t, c, direct+"/api/agent-analysis", body, proto.MediaType)
+		got, gotBody := postAccepting(t, c, th.url, body, proto.MediaType)
+		run := th.next(t)
+		if want.StatusCode == http.StatusNotAcceptable {
+			continue
+		}
+		judged++
+		if got.Header.Get("Content-Type") != proto.MediaType || !bytes.Equal(gotBody, wantBody) {
+			t.Errorf("%s: %q, %d bytes through the proxy; %d direct", name, got.Header.Get("Content-Type"), len(gotBody), len(wantBody))
+		}
+		res := check.Live(name, agent.Run(t.Context(), agent.Request{URL: direct + "/api/agent-analysis", Input: in, Binary: true}))
+		var wantRules []string
+		for _, f := range res.Failures {
+			wantRules = append(wantRules, f.Rule)
+		}
+		slices.Sort(wantRules)
+		if run.OK() != res.OK || !slices.Equal(ruleIDs(run.Failures), wantRules) || run.ContentType != proto.MediaType {
+			t.Errorf("%s: proxy %v %v; check -url %v %v", name, run.OK(), ruleIDs(run.Failures), res.OK, wantRules)
+		}
+	}
+	if judged < 30 {
+		t.Errorf("%d scripts judged in binary", judged)
 	}
 }

@@ -17,21 +17,22 @@ import (
 
 // The kit's own rules.
 const (
-	Input        = "input"         // a RunAgentInput that cannot be sent, or judged against
-	Resume       = "resume"        // a resume list that does not answer the interrupts it must
-	Unreachable  = "unreachable"   // the request could not be made
-	Timeout      = "timeout"       // no answer, or no end, within the timeout
-	Interrupted  = "interrupted"   // the tester stopped the run (Ctrl-C, a shutdown)
-	HTTPStatus   = "http-status"   // not a 2xx answer
-	ContentType  = "content-type"  // not an AG-UI event stream
-	SSEFraming   = "sse-framing"   // an event a client would discard: the stream ended inside it
-	StreamBroken = "stream-broken" // the connection broke where no run was left unended
-	Truncated    = "truncated"     // the stream ended with a run active, or without the requested run
-	TooLong      = "too-long"      // more than a script may hold (record)
-	File         = "file"          // a file that cannot be read as a stream
-	Expect       = "expect"        // a file's "expect" that cannot be read; expect.outcome, expect.state… disagree with it
-	Stalled      = "client-stalled"
-	Unjudged     = "unjudged" // bytes passed that the proxy could not judge
+	Input         = "input"          // a RunAgentInput that cannot be sent, or judged against
+	Resume        = "resume"         // a resume list that does not answer the interrupts it must
+	Unreachable   = "unreachable"    // the request could not be made
+	Timeout       = "timeout"        // no answer, or no end, within the timeout
+	Interrupted   = "interrupted"    // the tester stopped the run (Ctrl-C, a shutdown)
+	HTTPStatus    = "http-status"    // not a 2xx answer
+	ContentType   = "content-type"   // not an AG-UI event stream
+	SSEFraming    = "sse-framing"    // an event a client would discard: the stream ended inside it
+	BinaryFraming = "binary-framing" // a binary frame a client refuses: cut short, or longer than it reads
+	StreamBroken  = "stream-broken"  // the connection broke where no run was left unended
+	Truncated     = "truncated"      // the stream ended with a run active, or without the requested run
+	TooLong       = "too-long"       // more than a script may hold (record)
+	File          = "file"           // a file that cannot be read as a stream
+	Expect        = "expect"         // a file's "expect" that cannot be read; expect.outcome, expect.state… disagree with it
+	Stalled       = "client-stalled"
+	Unjudged      = "unjudged" // bytes passed that the proxy could not judge
 )
 
 // Where the kit's rules are explained.
@@ -45,17 +46,18 @@ const (
 
 // pages are the kit's rules with a page of their own in the spec.
 var pages = map[string]string{
-	Input:        runInput,
-	Resume:       agui.InterruptIDs.URL(),
-	HTTPStatus:   httpSSE,
-	ContentType:  httpSSE,
-	SSEFraming:   httpSSE,
-	Truncated:    transports,
-	StreamBroken: transports,
+	Input:         runInput,
+	Resume:        agui.InterruptIDs.URL(),
+	HTTPStatus:    httpSSE,
+	ContentType:   httpSSE,
+	SSEFraming:    httpSSE,
+	BinaryFraming: transports,
+	Truncated:     transports,
+	StreamBroken:  transports,
 }
 
 // kit lists the kit's own rules, for Known.
-var kit = []string{Input, Resume, Unreachable, Timeout, Interrupted, HTTPStatus, ContentType, SSEFraming,
+var kit = []string{Input, Resume, Unreachable, Timeout, Interrupted, HTTPStatus, ContentType, SSEFraming, BinaryFraming,
 	StreamBroken, Truncated, TooLong, File, Expect, Stalled, Unjudged}
 
 // Page is where to read about a rule: the engine's rule's spec page, the

@@ -132,7 +132,7 @@ func TestCheckURLAgainstAgentsThatDoNotStream(t *testing.T) {
 		want string
 	}{
 		{[]string{"-url", silent, "-timeout", "100ms", "-name", "normal"}, "FAIL normal: timeout: no answer within 100ms: the agent sent no response headers (" + rules.Guide + ")\n     no answer · "},
-		{[]string{"-url", html + "/agui"}, `FAIL agui: content-type: the answer is "text/html", not text/event-stream: "<h1>Not here</h1>" (https://docs.ag-ui.com/spec/1.0/basic/transports/http-sse)` + "\n     200 text/html · 0 events"},
+		{[]string{"-url", html + "/agui"}, `FAIL agui: content-type: the answer is "text/html", not text/event-stream or application/vnd.ag-ui.event+proto: "<h1>Not here</h1>" (https://docs.ag-ui.com/spec/1.0/basic/transports/http-sse)` + "\n     200 text/html · 0 events"},
 	} {
 		var out bytes.Buffer
 		err := run(t.Context(), append([]string{"check"}, tt.args...), &out, io.Discard)

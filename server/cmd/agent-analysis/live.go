@@ -29,6 +29,7 @@ type liveFlags struct {
 	thread   string
 	headers  []string // -H as given; read by header, which never shows a value
 	header   http.Header
+	binary   bool // -accept proto
 	timeout  time.Duration
 	answer   *agent.Answer // how an interrupted run is answered; nil: it is not
 }
@@ -52,6 +53,17 @@ func (l *liveFlags) register(fs *flag.FlagSet, inputUsage string) {
 			return err
 		}
 		l.answer = &a
+		return nil
+	})
+	fs.Func("accept", "the encoding to ask the agent for: sse (text/event-stream, the default) or proto (AG-UI's\nbinary transport, application/vnd.ag-ui.event+proto); the answer is read as its content type says", func(v string) error {
+		switch v {
+		case "sse":
+			l.binary = false
+		case "proto":
+			l.binary = true
+		default:
+			return errors.New("sse or proto")
+		}
 		return nil
 	})
 	fs.DurationVar(&l.timeout, "timeout", agent.DefaultTimeout, "bounds each run, from the request to the stream's end: an agent that never answers,\nor never ends its stream, fails there")
@@ -100,7 +112,7 @@ func validHeaderName(name string) bool {
 }
 
 // liveOnly are the flags that mean something with -url alone.
-var liveOnly = []string{"input", "scenario", "thread", "H", "timeout", "answer", "name", "cancel-after"}
+var liveOnly = []string{"input", "scenario", "thread", "H", "accept", "timeout", "answer", "name", "cancel-after"}
 
 // given is the first flag that was given of names, or "".
 func given(fs *flag.FlagSet, names ...string) string {
@@ -147,7 +159,7 @@ func (l *liveFlags) runs(name string) ([]liveRun, error) {
 		}
 	}
 	request := func(in agui.Input) agent.Request {
-		return agent.Request{URL: l.url, Input: in, Header: l.header, Timeout: l.timeout}
+		return agent.Request{URL: l.url, Input: in, Header: l.header, Binary: l.binary, Timeout: l.timeout}
 	}
 	if len(l.inputs) == 0 {
 		in, _, err := agent.NewInput(nil, inputs)

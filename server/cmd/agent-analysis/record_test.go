@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 	"github.com/agent-analysis/agent-analysis/kit/check"
@@ -204,7 +205,7 @@ func TestRecordWritesNothingFromABadUpstream(t *testing.T) {
 		says string
 	}{
 		{"never answers", []string{"-url", silent, "-timeout", "100ms"}, "nothing recorded: timeout: no answer within 100ms"},
-		{"answers HTML", []string{"-url", html}, `nothing recorded: content-type: the answer is "text/html; charset=utf-8", not text/event-stream: "<!doctype html><title>Gateway</title>"`},
+		{"answers HTML", []string{"-url", html}, `nothing recorded: content-type: the answer is "text/html; charset=utf-8", not text/event-stream or application/vnd.ag-ui.event+proto: "<!doctype html><title>Gateway</title>"`},
 		// Cut however far it got: its headers, or its first event, may come
 		// after the timeout on a busy machine (package agent words each).
 		{"streams forever", []string{"-url", forever, "-timeout", "150ms"}, "nothing recorded: timeout: "},
@@ -274,4 +275,63 @@ func TestRecordFlags(t *testing.T) {
 	if err := run(context.Background(), []string{"record", "-h"}, &stderr, io.Discard); err != nil || !strings.Contains(stderr.String(), "Usage: agent-analysis record") {
 		t.Errorf("-h: %v %s", err, stderr.String())
 	}
+}
+
+// record writes the same script from either encoding: a run recorded over
+// the binary transport is the run recorded over SSE (its events' members
+// in the binary schema's order, the same values), but for the delays and
+// the SSE comments, which the binary transport has none of.
+func TestRecordWritesTheSameScriptFromEitherEncoding(t *testing.T) {
+	api := servertest.Ours(t)
+	dir := t.TempDir()
+	for _, name := range []string{"normal", "approval", "events-after-finish", "keep-alive-comments"} {
+		paths := map[string]string{}
+		for _, accept := range []string{"sse", "proto"} {
+			paths[accept] = filepath.Join(dir, name+"-"+accept+".json")
+			args := []string{"record", "-url", api, "-scenario", name, "-accept", accept, "-answer", "approve", "-o", paths[accept]}
+			if err := run(t.Context(), args, io.Discard, io.Discard); err != nil && !errors.Is(err, errFailed) {
+				t.Fatalf("%s over %s: %v", name, accept, err)
+			}
+		}
+		sse, err1 := script.ReadFile(paths["sse"])
+		bin, err2 := script.ReadFile(paths["proto"])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%v %v", err1, err2)
+		}
+		events := func(s script.Script) []string {
+			var out []string
+			for _, e := range append(s.Events(), continuationEvents(s)...) {
+				v, _ := jsonpatch.Decode(e)
+				out = append(out, string(jsonpatch.Encode(v)))
+			}
+			return out
+		}
+		// The engine's JSON values compare whatever the member order.
+		a, b := events(sse), events(bin)
+		if len(a) != len(b) {
+			t.Fatalf("%s: %d events over SSE, %d over binary", name, len(a), len(b))
+		}
+		for i := range a {
+			x, _ := jsonpatch.Decode([]byte(a[i]))
+			y, _ := jsonpatch.Decode([]byte(b[i]))
+			if !jsonpatch.Equal(x, y) {
+				t.Errorf("%s event %d: %s over SSE, %s over binary", name, i+1, a[i], b[i])
+			}
+		}
+		if string(sse.Input) != string(bin.Input) {
+			t.Errorf("%s: inputs %s and %s", name, sse.Input, bin.Input)
+		}
+	}
+}
+
+func continuationEvents(s script.Script) [][]byte {
+	var out [][]byte
+	for _, c := range s.Continuations {
+		for _, f := range c.Frames {
+			if f.Event != nil {
+				out = append(out, f.Event)
+			}
+		}
+	}
+	return out
 }

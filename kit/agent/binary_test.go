@@ -1,0 +1,139 @@
+package agent
+
+import (
+	"encoding/binary"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agent-analysis/agent-analysis/agui/proto"
+	"github.com/agent-analysis/agent-analysis/fixtures"
+	"github.com/agent-analysis/agent-analysis/kit/rules"
+	"github.com/agent-analysis/agent-analysis/server/servertest"
+)
+
+// verdict is what a test compares of two exchanges: the rules broken and
+// warned of, where, and how the stream ended.
+func verdict(ex Exchange) string {
+	v := fmt.Sprintf("failures %v", checks(ex))
+	if ex.Violation != nil {
+		v += fmt.Sprintf(" · %s at %d", ex.Violation.Rule, ex.Violation.Index)
+	}
+	var warned []string
+	for _, w := range ex.Warnings {
+		warned = append(warned, fmt.Sprintf("%s@%d", w.Rule, w.Index))
+	}
+	return v + fmt.Sprintf(" · truncated %v · warned %v · %d events · interrupted %v", ex.Truncated != "", warned, ex.Transport.Events, ex.Interrupted != nil)
+}
+
+// One engine: every built-in script the binary transport can carry gets
+// the same verdict from this project's server in both encodings, rule
+// for rule, warning for warning, event for event.
+func TestEveryScriptGetsOneVerdictInBothEncodings(t *testing.T) {
+	url := servertest.Ours(t)
+	for _, f := range fixtures.All() {
+		text := Run(t.Context(), Request{URL: url, Input: demo(t, f.Name)})
+		bin := Run(t.Context(), Request{URL: url, Input: demo(t, f.Name), Binary: true})
+		if bin.Transport.Status == http.StatusNotAcceptable {
+			continue // a script the binary transport cannot carry (server tests list them)
+		}
+		if !bin.Transport.Binary() {
+			t.Errorf("%s: asked for binary, got %q", f.Name, bin.Transport.ContentType)
+		}
+		if verdict(bin) != verdict(text) {
+			t.Errorf("%s:\nbinary %s\n   SSE %s", f.Name, verdict(bin), verdict(text))
+		}
+	}
+}
+
+// frameOf is a binary frame around msg, its length as given.
+func frameOf(length uint32, msg []byte) []byte {
+	return append(binary.BigEndian.AppendUint32(nil, length), msg...)
+}
+
+// framed is events as binary frames.
+func framed(t *testing.T, events ...string) []byte {
+	t.Helper()
+	var b []byte
+	for _, e := range events {
+		var err error
+		if b, err = proto.AppendFrame(b, []byte(e)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b
+}
+
+// binaryAnswer answers with body as the binary transport (or as ct).
+func binaryAnswer(ct string, body []byte) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", ct)
+		w.Write(body)
+	}
+}
+
+// Bad bytes in the binary transport: each a verdict with its rule and
+// its place, the stream judged as far as it can be.
+func TestBadBinaryBytes(t *testing.T) {
+	in := demo(t, "normal")
+	started := fmt.Sprintf(`{"type":"RUN_STARTED","threadId":%q,"runId":%q}`, in.ThreadID, in.RunID)
+	finished := fmt.Sprintf(`{"type":"RUN_FINISHED","threadId":%q,"runId":%q}`, in.ThreadID, in.RunID)
+	start, finish := framed(t, started), framed(t, finished)
+	runStartedBad := append([]byte{0x62, 0x0b, 0x0a, 0x02, 0x08, 0x0b, 0x12, 0x01, 0xff}, []byte{0x1a, 0x01, 'r'}...) // run_started whose thread_id is "\xff"
+	for _, tt := range []struct {
+		name, ct string
+		body     []byte
+		rules    []string // failures, in order
+		says     string   // in the first
+		warned   string   // a warning's rule, or ""
+	}{
+		{"whole", proto.MediaType, slices.Concat(start, finish), nil, "", ""},
+		{"a length past the limit", proto.MediaType, slices.Concat(start, frameOf(proto.MaxFrameBytes, nil)),
+			[]string{rules.BinaryFraming}, fmt.Sprintf("frame 2 (byte %d): proto: frame too large: 10485764 bytes with its length, over the limit of 10485760, more than a client reads", len(start)), ""},
+		{"a frame cut short", proto.MediaType, slices.Concat(start, frameOf(40, []byte("short"))),
+			[]string{rules.BinaryFraming, rules.Truncated}, fmt.Sprintf("the stream ended inside frame 2 (byte %d): proto: stream ends inside a frame: 9 of its 44 bytes, which a client discards", len(start)+9), ""},
+		{"a message that does not decode", proto.MediaType, slices.Concat(start, frameOf(3, []byte{0xff, 0xff, 0xff}), finish),
+			[]string{"not-an-event"}, fmt.Sprintf("the event is a binary frame that does not decode (frame 2, byte %d)", len(start)+4), ""},
+		{"a zero-length frame", proto.MediaType, slices.Concat(start, frameOf(0, nil), finish),
+			[]string{"not-an-event"}, "the event is a binary frame that does not decode (frame 2", ""},
+		{"invalid UTF-8 in a string", proto.MediaType, slices.Concat(frameOf(uint32(len(runStartedBad)), runStartedBad), finish),
+			[]string{"not-an-event"}, "the event is a binary frame that does not decode (frame 1", ""},
+		{"an unknown event variant alone", proto.MediaType, slices.Concat(start, frameOf(3, []byte{0xc2, 0x02, 0x00}), finish),
+			nil, "", "unknown-event"},
+		{"SSE where binary was said", proto.MediaType, slices.Concat(start, []byte("data: "+finished+"\n\n")),
+			[]string{rules.BinaryFraming}, `its length reads "data": text where a binary frame should start`, ""},
+		{"binary where SSE was said", "text/event-stream", slices.Concat(start, finish),
+			[]string{rules.ContentType}, "the body is AG-UI's binary transport", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ex := Run(t.Context(), Request{URL: servertest.Upstream(t, binaryAnswer(tt.ct, tt.body)), Input: in, Binary: true})
+			var got []string
+			for _, f := range ex.Failures {
+				got = append(got, f.Rule)
+			}
+			if ex.Violation != nil {
+				got = append(got, ex.Violation.Rule.ID())
+			}
+			if ex.Truncated != "" {
+				got = append(got, rules.Truncated)
+			}
+			if !slices.Equal(got, tt.rules) {
+				t.Fatalf("failed by %v, want %v: %+v", got, tt.rules, ex)
+			}
+			first := ""
+			if len(ex.Failures) > 0 {
+				first = ex.Failures[0].Text
+			} else if ex.Violation != nil {
+				first = ex.Violation.Reason
+			}
+			if !strings.Contains(first, tt.says) {
+				t.Errorf("%q, want it to say %q", first, tt.says)
+			}
+			if tt.warned != "" && (len(ex.Warnings) != 1 || ex.Warnings[0].Rule.ID() != tt.warned || ex.Warnings[0].Index != 1) {
+				t.Errorf("warnings %+v, want %s at event 2", ex.Warnings, tt.warned)
+			}
+		})
+	}
+}
