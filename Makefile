@@ -111,8 +111,10 @@ bench-peer:
 ## conformance: every scenario and fault against the official @ag-ui/client 1.0, as a table;
 ## then bench/conformance/streams/ (corpus-shaped files, served with -fixtures) against each file's
 ## expected outcome, failing on a difference; then every script again, straight and through
-## agent-analysis proxy, failing if the client sees any difference; last agui/proto against
-## @ag-ui/proto and @ag-ui/encoder 1.0.0, both ways (needs Node and npm; not part of make test)
+## agent-analysis proxy, failing if the client sees any difference; then agui/proto against
+## @ag-ui/proto and @ag-ui/encoder 1.0.0, both ways; last every script over SSE and over the
+## binary transport, the client ending the same and @ag-ui/proto decoding every frame to the
+## SSE stream's event (needs Node and npm; not part of make test)
 conformance:
 	$(GO) build -o bin/agent-analysis ./server/cmd/agent-analysis
 	cd bench/conformance && npm ci --silent
@@ -120,6 +122,7 @@ conformance:
 	node bench/conformance/corpus.mjs
 	node bench/conformance/proxy.mjs
 	node bench/conformance/proto.mjs
+	node bench/conformance/binary.mjs
 
 ## interop: the kit against real third-party AG-UI agents (interop/agents/*, each a Node
 ## server with a mock model: no API key), each case's verdict against interop/cases.md;
