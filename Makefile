@@ -95,11 +95,12 @@ bench: wasm chromium
 	@# Twice under Node: the first pass also warms up V8's optimising tiers; the table reads the last.
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^$$' -bench 'UpdateDelta|Patch64' -benchmem -count 2 ./app/core/ > $(BENCH)/app-wasm.txt
 	AGUI_CORPUS=$(CORPUS) $(GO) test -run '^$$' -bench CorpusReplay -benchmem ./kit/check/ > $(BENCH)/check.txt
+	$(GO) test -run '^$$' -bench 'Decode|ReadJSON' -benchmem ./agui/proto/ > $(BENCH)/codec.txt
 	$(GO) run ./bench/proxy > $(BENCH)/proxy.txt
 	cd e2e/peer && npm ci --silent --no-audit --no-fund
 	BROTLI_QUALITY=$(BROTLI_QUALITY) CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench 'Browser|Rendering|PhoneStartup' -benchtime 1x -timeout 30m ./e2e/ > $(BENCH)/browser.txt
 	@echo
-	@$(GO) run ./bench/table -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt $(BENCH)/check.txt $(BENCH)/proxy.txt
+	@$(GO) run ./bench/table -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt $(BENCH)/check.txt $(BENCH)/proxy.txt $(BENCH)/codec.txt
 
 ## bench-peer: server CPU per stream against the Node + @ag-ui/encoder stack, side by side;
 ## then the server straight and through agent-analysis proxy (needs Node and npm; not part of make test)

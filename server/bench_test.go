@@ -15,19 +15,32 @@ import (
 type discardStream struct {
 	header          http.Header
 	writes, flushes int
+	bytes           int
 }
 
 func (d *discardStream) Header() http.Header { return d.header }
 func (d *discardStream) WriteHeader(int)     {}
 func (d *discardStream) Write(p []byte) (int, error) {
 	d.writes++
+	d.bytes += len(p)
 	return len(p), nil
 }
 func (d *discardStream) Flush() { d.flushes++ }
 
 // BenchmarkNormalStream plays the normal scenario with delays zeroed,
-// in-process: one op is one whole request, decoding and validation included.
+// in-process, in each encoding: one op is one whole request, decoding and
+// validation included. Its sub-benchmarks, in one run, put the binary
+// transport's CPU and bytes beside SSE's.
 func BenchmarkNormalStream(b *testing.B) {
+	for _, enc := range []struct{ name, accept string }{
+		{"sse", "text/event-stream"},
+		{"binary", "application/vnd.ag-ui.event+proto"},
+	} {
+		b.Run("encoding="+enc.name, func(b *testing.B) { benchmarkStream(b, enc.accept) })
+	}
+}
+
+func benchmarkStream(b *testing.B, accept string) {
 	script, _ := fixtures.Lookup("normal")
 	perStream := len(script.Frames)
 	h := server.New(server.Config{NoDelay: true})
@@ -41,12 +54,14 @@ func BenchmarkNormalStream(b *testing.B) {
 		clear(w.header)
 		req, _ := http.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", accept)
 		h.ServeHTTP(w, req)
 	}
 	runtime.ReadMemStats(&after)
 
 	n := float64(b.N * perStream)
 	// Headers go out in a flush of their own before the first event.
+	b.ReportMetric(float64(w.bytes)/float64(b.N), "bytes/stream")
 	b.ReportMetric(float64(w.writes)/float64(b.N), "writes/stream")
 	b.ReportMetric(float64(w.flushes)/float64(b.N), "flushes/stream")
 	b.ReportMetric(n/b.Elapsed().Seconds(), "events/s")

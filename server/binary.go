@@ -9,9 +9,11 @@ import (
 
 // A stream in AG-UI's binary transport is the same script, timers and
 // limits as over SSE (stream.play): each event's JSON, the bytes an SSE
-// frame carries, encoded to its binary frame. A frame whose event holds no
-// id is encoded once, with its template; one that holds the request's ids
-// is encoded as the request's stream is played. An SSE comment has no
+// frame carries, encoded to its binary frame. Each frame is encoded once,
+// with its template: one whose event holds the request's ids as a
+// proto.Template the request's ids are filled into, as they are spliced
+// into the SSE frame. A frame made for one request (a continuation's) is
+// encoded with it. An SSE comment has no
 // binary form: its delay passes, and nothing is written. A script the
 // binary schema cannot carry faithfully (a value of the wrong type, a
 // member the schema lacks: the faults of the fault lab) is found when
@@ -44,6 +46,8 @@ func encodeBinary(frames []frame, id ids) error {
 		}
 		if len(f.holes) == 0 {
 			f.bin = bin
+		} else if id.threadText != nil && string(id.threadText) == placeholderThread {
+			f.template, _ = proto.NewTemplate(event, placeholderThread, placeholderRun) // nil: encoded for each request
 		}
 	}
 	return nil
@@ -53,8 +57,11 @@ func encodeBinary(frames []frame, id ids) error {
 // is false for a comment, which has none. scratch holds the SSE framing
 // of a frame with holes.
 func (f *frame) appendBinary(b []byte, id ids, scratch *[]byte) ([]byte, bool) {
-	if f.bin != nil {
+	switch {
+	case f.bin != nil:
 		return append(b, f.bin...), true
+	case f.template != nil:
+		return f.template.Append(b, id.threadText, id.runText), true
 	}
 	*scratch = f.appendTo((*scratch)[:0], id)
 	event := eventOf(*scratch)

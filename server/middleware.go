@@ -81,8 +81,8 @@ func withRequestLog(logger *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		// The line's own four attributes go first, once the request ends;
-		// room for the five a stream's handler adds.
-		l := &requestLog{ResponseWriter: w, attrs: make([]slog.Attr, 4, 9)}
+		// room for the six a stream's handler adds.
+		l := &requestLog{ResponseWriter: w, attrs: make([]slog.Attr, 4, 10)}
 		next.ServeHTTP(l, r)
 
 		status := l.status

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 	"github.com/agent-analysis/agent-analysis/server/library"
 )
@@ -24,7 +25,11 @@ type frame struct {
 	kind  string // the event's type, for the debug log; "" for a comment
 	text  []byte
 	holes []hole // where the ids go, in order
-	bin   []byte // the frame in the binary transport, when it has no holes (binary.go); nil otherwise
+	// The frame in the binary transport (binary.go): whole, when it has no
+	// holes, or as a template to fill; nil when it is a comment, or each
+	// request must encode it.
+	bin      []byte
+	template *proto.Template
 }
 
 // hole is where an id goes: its JSON-escaped text, without quotes (an
@@ -34,17 +39,21 @@ type hole struct {
 	run bool // the run id; else the thread id
 }
 
-// ids are a request's thread and run ids as they go into a frame.
-type ids struct{ thread, run []byte }
+// ids are a request's thread and run ids as they go into a frame: as
+// they read inside JSON strings, and as they are, for the binary
+// transport.
+type ids struct{ thread, run, threadText, runText []byte }
 
 // escapedIDs are the ids as they read inside JSON strings: quoted, in one
-// buffer, without their quotes. (A request's ids are valid UTF-8: the
-// engine read them.)
+// buffer, without their quotes; and as they are. (A request's ids are
+// valid UTF-8: the engine read them.)
 func escapedIDs(threadID, runID string) ids {
 	b, _ := jsontext.AppendQuote(nil, threadID)
 	n := len(b)
 	b, _ = jsontext.AppendQuote(b, runID)
-	return ids{thread: b[1 : n-1], run: b[n+1 : len(b)-1]}
+	m := len(b)
+	b = append(append(b, threadID...), runID...)
+	return ids{thread: b[1 : n-1], run: b[n+1 : m-1], threadText: b[m : m+len(threadID)], runText: b[m+len(threadID):]}
 }
 
 // appendTo adds the frame, with these ids, to b.

@@ -2,7 +2,7 @@
 // `go test -bench` output files (and bench/proxy's, which ends with a line
 // of that form) and measures app.wasm.
 //
-//	go run ./bench/table -wasm web/app.wasm server.txt app.txt app-wasm.txt browser.txt check.txt [proxy.txt]
+//	go run ./bench/table -wasm web/app.wasm server.txt app.txt app-wasm.txt browser.txt check.txt [proxy.txt [codec.txt]]
 package main
 
 import (
@@ -51,10 +51,10 @@ func main() {
 	wasm := flag.String("wasm", "web/app.wasm", "the built app.wasm")
 	flag.Parse()
 	if flag.NArg() != 5 && flag.NArg() != 6 {
-		fmt.Fprintln(os.Stderr, "usage: benchtable -wasm app.wasm server.txt app.txt app-wasm.txt browser.txt check.txt [proxy.txt]")
+		fmt.Fprintln(os.Stderr, "usage: benchtable -wasm app.wasm server.txt app.txt app-wasm.txt browser.txt check.txt [proxy.txt [codec.txt]]")
 		os.Exit(2)
 	}
-	var files [6]results
+	var files [7]results
 	for i := range flag.NArg() {
 		r, err := parse(flag.Arg(i))
 		if err != nil {
@@ -63,16 +63,32 @@ func main() {
 		}
 		files[i] = r
 	}
-	server, native, wasmNode, browser, engine, proxy := files[0], files[1], files[2], files[3], files[4], files[5]
+	server, native, wasmNode, browser, engine, proxy, codec := files[0], files[1], files[2], files[3], files[4], files[5], files[6]
 
 	row := func(measure, value string) { fmt.Printf("| %s | %s |\n", measure, value) }
 	fmt.Println("| measure | result |")
 	fmt.Println("|---|---|")
 
-	if s := server["NormalStream"]; s != nil {
+	if s := server["NormalStream/encoding=sse"]; s != nil {
 		row("(a) server: normal stream, delays zeroed, in-process",
 			fmt.Sprintf("%s events/s · %.1f allocs/event · %s B/event · %.0f write and %.0f flush per stream",
 				group(s["events/s"]), s["allocs/event"], group(s["B/event"]), s["writes/stream"], s["flushes/stream"]))
+		if bin := server["NormalStream/encoding=binary"]; bin != nil {
+			row("(a) server: the same stream in the binary transport, against SSE, in the same run",
+				fmt.Sprintf("CPU per stream %s against %s (%.2fx) · %s bytes on the wire against %s (%.2fx) · %.1f allocs/event",
+					duration(bin["ns/op"]), duration(s["ns/op"]), bin["ns/op"]/s["ns/op"],
+					group(bin["bytes/stream"]), group(s["bytes/stream"]), bin["bytes/stream"]/s["bytes/stream"], bin["allocs/event"]))
+		}
+	}
+	if d := codec["Decode/StateDelta"]; d != nil {
+		var parts []string
+		for _, e := range []string{"TextMessageContent", "StateDelta", "RunFinishedInterrupt"} {
+			bin, text := codec["Decode/"+e], codec["ReadJSON/"+e]
+			if bin != nil && text != nil {
+				parts = append(parts, fmt.Sprintf("%s %s against %s (%.2fx)", e, duration(bin["ns/op"]), duration(text["ns/op"]), bin["ns/op"]/text["ns/op"]))
+			}
+		}
+		row("(c) engine: one event read, decoded from its binary frame (agui/proto) against read from its SSE JSON", strings.Join(parts, " · "))
 	}
 	if p := proxy["Proxy"]; p != nil {
 		straight := p["straight-streams/s"]
