@@ -7,7 +7,7 @@ import (
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
-// The three events DESIGN-NOTES.md measures, as JSON.
+// The three events the guide measures (docs/agent-analysis.md, "Binary beside JSON"), as JSON.
 var typical = []struct{ name, event string }{
 	{"StateDelta", `{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/services/0/latency","value":145},{"op":"add","path":"/services/-","value":{"id":"search","name":"Search","series":"Platform","volume":410,"latency":71}}]}`},
 	{"TextMessageContent", `{"type":"TEXT_MESSAGE_CONTENT","messageId":"msg-1","delta":"API p95 rose from 60 to 145 ms."}`},

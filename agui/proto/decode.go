@@ -12,7 +12,7 @@ import (
 
 // Decode reads one Event message, a frame without its length, and returns
 // the event as AG-UI JSON: the members @ag-ui/proto 1.0.0's decode gives
-// for the same bytes (DESIGN-NOTES.md lists where it departs), "type"
+// for the same bytes (the guide lists where it departs), "type"
 // first. It fails with a *DecodeError (ErrMalformed) or, for an event of a
 // type this schema does not know, an *UnknownEventError (ErrUnknownEvent).
 func Decode(msg []byte) ([]byte, error) { return AppendDecode(nil, msg) }

@@ -10,6 +10,7 @@
 // sse.Reader reads SSE, one event's JSON per Next; IsBinary tells a binary
 // capture from text by its first bytes.
 //
-// DESIGN-NOTES.md says why the schema is data here rather than generated
-// code, and what the binary schema cannot carry that JSON can.
+// The guide (docs/agent-analysis.md, "The binary transport") says why the
+// schema is data here rather than generated code, and what the binary
+// schema cannot carry that JSON can.
 package proto

@@ -29,6 +29,7 @@ type bound struct {
 
 // The guide's limits, each held to the code.
 var bounds = []bound{
+	{row: "one frame of the binary transport, its length included", file: "agui/proto/reader.go", find: constNamed("MaxFrameBytes"), format: bytes},
 	{row: "one event's JSON", file: "agui/limits.go", find: constNamed("MaxEventBytes"), format: bytes},
 	{row: "messages, calls, spans, steps and subagents open at once", file: "agui/limits.go", find: constNamed("MaxOpen"), format: count},
 	{row: "runs on one stream", file: "agui/limits.go", find: constNamed("MaxRuns"), format: count},
