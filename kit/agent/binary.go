@@ -29,7 +29,7 @@ import (
 //
 // Frames carry no SSE comments, and no lines: a frame's place is its
 // number and its first byte.
-func WatchBinary(body io.Reader, consumer *agui.Consumer, frame func(script.Frame) bool) Watched {
+func WatchBinary(body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watched {
 	var w Watched
 	events := proto.NewReader(body, proto.MaxFrameBytes)
 	halted := false
@@ -71,12 +71,7 @@ func WatchBinary(body io.Reader, consumer *agui.Consumer, frame func(script.Fram
 			break
 		}
 		w.Events++
-		halted = !frame(script.Frame{Event: data})
-		if consumer != nil {
-			if j := consumer.Feed(data); j.Violation != nil && w.Violation == nil {
-				w.Violation = j.Violation
-			}
-		}
+		halted = !frame(script.Frame{Event: data}, w.judge(consumer, data))
 	}
 	if halted && w.Err == nil {
 		w.Err = ErrHalted

@@ -63,7 +63,7 @@ func ReadCapture(data []byte) Capture {
 	if proto.IsBinary(data) {
 		watch = WatchBinary
 	}
-	w := watch(bytes.NewReader(data), nil, func(f script.Frame) bool {
+	w := watch(bytes.NewReader(data), nil, func(f script.Frame, _ agui.Judgement) bool {
 		f.Event = bytes.Clone(f.Event)
 		c.Frames = append(c.Frames, f)
 		return true

@@ -88,7 +88,7 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 
 // frame notes one frame's arrival, and keeps it if asked; an event the
 // run is to stop at stops it.
-func (run *reading) frame(f script.Frame) bool {
+func (run *reading) frame(f script.Frame, _ agui.Judgement) bool {
 	if run.ctx.Err() != nil {
 		return false // stopped, or out of time, while the reader still held frames
 	}

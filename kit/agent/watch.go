@@ -41,20 +41,24 @@ type Watched struct {
 // ErrHalted ends a reading its frame function halted.
 var ErrHalted = errors.New("the reader halted the stream")
 
+// FrameFunc is told of each frame a stream brings, as it is read, with
+// the engine's judgement of it when it is an event and an engine judges
+// (a zero Judgement otherwise), and returns whether to read on. A frame's
+// Event is the reader's buffer, valid until it returns: a frame kept is
+// cloned.
+type FrameFunc func(script.Frame, agui.Judgement) bool
+
 // Watch reads an SSE stream until it ends, a read fails or frame says to
-// halt, as check -url and the proxy read one: frame is told of each event
-// and comment as it is read, and returns whether to read on (an event it
-// halts at is still judged); consumer (nil for none) judges each event,
-// and the framing is watched for what the reader forgives. The reading
-// goes on after a violation: the transport is still checked. A frame's
-// Event is the reader's buffer, valid until frame returns: a frame kept
-// is cloned.
-func Watch(body io.Reader, consumer *agui.Consumer, frame func(script.Frame) bool) Watched {
+// halt, as check -url and the proxy read one: consumer (nil for none)
+// judges each event, frame is told of it, and the framing is watched for
+// what the reader forgives. The reading goes on after a violation: the
+// transport is still checked.
+func Watch(body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watched {
 	var w Watched
 	halted := false
 	watch := &framing{comment: func(text string, line int) {
 		w.Comments++
-		halted = halted || !frame(script.Frame{Comment: text, Line: line})
+		halted = halted || !frame(script.Frame{Comment: text, Line: line}, agui.Judgement{})
 	}}
 	events := sse.NewReader(body, agui.MaxEventBytes)
 	events.OnLine = watch.line
@@ -65,13 +69,7 @@ func Watch(body io.Reader, consumer *agui.Consumer, frame func(script.Frame) boo
 			break
 		}
 		w.Events++
-		halted = !frame(script.Frame{Event: data, Line: watch.eventStart})
-		if consumer == nil {
-			continue
-		}
-		if j := consumer.Feed(data); j.Violation != nil && w.Violation == nil {
-			w.Violation = j.Violation
-		}
+		halted = !frame(script.Frame{Event: data, Line: watch.eventStart}, w.judge(consumer, data))
 	}
 	if halted && w.Err == nil {
 		w.Err = ErrHalted
@@ -79,6 +77,19 @@ func Watch(body io.Reader, consumer *agui.Consumer, frame func(script.Frame) boo
 	w.Cut, w.Notes = watch.cut(), watch.notes()
 	w.judged(consumer)
 	return w
+}
+
+// judge has the engine, if any, judge an event, keeping the first rule the
+// stream broke.
+func (w *Watched) judge(consumer *agui.Consumer, data []byte) agui.Judgement {
+	if consumer == nil {
+		return agui.Judgement{}
+	}
+	j := consumer.Feed(data)
+	if j.Violation != nil && w.Violation == nil {
+		w.Violation = j.Violation
+	}
+	return j
 }
 
 // judged takes the engine's verdict at the stream's end, when it judged.

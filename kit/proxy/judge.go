@@ -312,7 +312,7 @@ func (j *judging) readAnswer(a answer, in agui.Input, opts agui.Options) {
 
 // readStream has the engine judge each event as it passes, and watches
 // the framing, as check -url does (agent.Watch).
-func (j *judging) readStream(body io.Reader, watch func(io.Reader, *agui.Consumer, func(script.Frame) bool) agent.Watched) {
+func (j *judging) readStream(body io.Reader, watch func(io.Reader, *agui.Consumer, agent.FrameFunc) agent.Watched) {
 	w := watch(body, j.consumer, j.frame)
 	j.run.Events, j.run.Comments = w.Events, w.Comments
 	j.violation = w.Violation
@@ -374,7 +374,7 @@ func (j *judging) readStream(body io.Reader, watch func(io.Reader, *agui.Consume
 
 // frame notes one frame, and keeps it for the log while a script may
 // hold it.
-func (j *judging) frame(f script.Frame) bool {
+func (j *judging) frame(f script.Frame, _ agui.Judgement) bool {
 	at := j.stream.arrival()
 	f.After, j.last = at.Sub(j.last), at
 	if !j.keep {
