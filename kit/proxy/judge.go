@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -26,6 +27,8 @@ import (
 type judging struct {
 	p       *Proxy
 	run     Run
+	headers []string    // the request's header names, for the observer
+	watcher RunObserver // nil without an observer
 	start   time.Time
 	body    *teeBody
 	answer  chan answer // one, from the handler
@@ -71,6 +74,9 @@ func (p *Proxy) startJudging(r *http.Request, start time.Time) *judging {
 		ref: &runRef{streamDone: make(chan struct{}), done: make(chan struct{})},
 	}
 	j.run.Method, j.run.Path = r.Method, r.URL.Path
+	if p.cfg.Observer != nil {
+		j.headers = headerNames(r.Header)
+	}
 	if r.ContentLength == 0 {
 		j.body.finish(true, nil)
 	}
@@ -125,6 +131,11 @@ var errCut = errors.New("the stream was cut")
 func (j *judging) judge() {
 	defer j.p.judges.Done()
 	in, opts := j.input()
+	if o := j.p.cfg.Observer; o != nil {
+		where := agent.RedactURL(j.p.join((&url.URL{Path: j.run.Path}).EscapedPath(), "").String())
+		j.watcher = o.Begin(Begin{Method: j.run.Method, Path: j.run.Path, URL: where, Started: j.start, ThreadID: j.run.ThreadID, RunID: j.run.RunID,
+			Input: j.run.sent, Headers: j.headers, Resume: len(in.Answers()) > 0})
+	}
 	a := <-j.answer
 	j.run.Status = a.status
 	if a.header != nil {
@@ -374,9 +385,12 @@ func (j *judging) readStream(body io.Reader, watch func(io.Reader, *agui.Consume
 
 // frame notes one frame, and keeps it for the log while a script may
 // hold it.
-func (j *judging) frame(f script.Frame, _ agui.Judgement) bool {
+func (j *judging) frame(f script.Frame, judged agui.Judgement) bool {
 	at := j.stream.arrival()
 	f.After, j.last = at.Sub(j.last), at
+	if j.watcher != nil {
+		j.watcher.Frame(at.Sub(j.start), f, judged)
+	}
 	if !j.keep {
 		return true
 	}
@@ -396,7 +410,7 @@ func (j *judging) note(format string, args ...any) {
 	j.run.Notes = append(j.run.Notes, fmt.Sprintf(format, args...))
 }
 
-// finish reports the run: to the log, the summary, Report, then the
+// finish reports the run: to the log, the summary, the observer, Report, then the
 // thread's memory, so that the next run of the thread is reported after
 // this one.
 func (j *judging) finish() {
@@ -409,6 +423,9 @@ func (j *judging) finish() {
 		j.p.log(&j.run, j.frames)
 	}
 	j.p.count(j.run)
+	if j.watcher != nil {
+		j.watcher.End(j.run)
+	}
 	j.p.cfg.Report(j.run)
 	close(j.ref.done)
 }

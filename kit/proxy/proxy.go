@@ -81,6 +81,8 @@ type Config struct {
 	// Transport reaches the upstream; nil is a copy of
 	// http.DefaultTransport that never asks for compression itself.
 	Transport http.RoundTripper
+	// Observer, when set, watches each run as it passes (the inspector).
+	Observer Observer
 }
 
 // DefaultThreads is how many threads' interrupts a proxy remembers.
