@@ -70,6 +70,12 @@ func Continuations(s script.Script, useExpect bool) []Result {
 	return out
 }
 
+// ContinuationReplay is the replay of c as the run that continues s's,
+// as Continuations judges it.
+func ContinuationReplay(s script.Script, c script.Continuation) (Replay, *rules.Failure) {
+	return resume(s, Run(s), c)
+}
+
 // resume replays c as the run continuing main, the replay of s.
 func resume(s script.Script, main Replay, c script.Continuation) (Replay, *rules.Failure) {
 	if main.Pending == nil {

@@ -123,13 +123,15 @@ func Sniff(head []byte) Format {
 // SSE stream (what curl -N writes) is judged as a script of its events,
 // the framing checked as a live stream's is.
 func File(path string, useExpect bool) []Result {
-	unreadable := func(err error) []Result {
-		return []Result{{Name: script.BaseName(path), Path: path, Failures: []rules.Failure{{Rule: rules.File, Text: err.Error()}}}}
-	}
 	data, err := script.ReadBounded(path, "a script")
 	if err != nil {
-		return unreadable(err)
+		return []Result{{Name: script.BaseName(path), Path: path, Failures: []rules.Failure{{Rule: rules.File, Text: err.Error()}}}}
 	}
+	return Data(path, data, useExpect)
+}
+
+// Data judges a file's bytes, as File judges the file at path.
+func Data(path string, data []byte, useExpect bool) []Result {
 	if f := Sniff(data); f == CaptureFile || f == BinaryFile {
 		res := capture(script.BaseName(path), agent.ReadCapture(data), useExpect)
 		res.Path = path
@@ -137,7 +139,7 @@ func File(path string, useExpect bool) []Result {
 	}
 	s, err := script.Parse(data, script.BaseName(path))
 	if err != nil {
-		return unreadable(fmt.Errorf("%s: %w", path, err))
+		return []Result{{Name: script.BaseName(path), Path: path, Failures: []rules.Failure{{Rule: rules.File, Text: fmt.Sprintf("%s: %v", path, err)}}}}
 	}
 	res := Script(s, useExpect)
 	res.Path = path

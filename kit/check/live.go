@@ -16,9 +16,7 @@ import (
 func Live(name string, ex agent.Exchange) Result {
 	transport := ex.Transport
 	res := Result{Name: name, Transport: &transport}
-	for _, f := range ex.Failures {
-		res.Failures = append(res.Failures, f)
-	}
+	res.Failures = append(res.Failures, ex.Failures...)
 	if ex.Violation != nil {
 		res.Failures = append(res.Failures, *violation(ex.Violation))
 	}
