@@ -142,13 +142,19 @@ func ReadInputFile(path string, in Inputs) (agui.Input, []agui.Warning, error) {
 	if err != nil {
 		return agui.Input{}, nil, err
 	}
+	return ReadInputData(path, data, in)
+}
+
+// ReadInputData is ReadInputFile for an input read already (from
+// standard input): name says where from, in errors.
+func ReadInputData(name string, data []byte, in Inputs) (agui.Input, []agui.Warning, error) {
 	input, warnings, err := NewInput(data, in)
 	var ie *agui.InputError
 	if errors.As(err, &ie) {
 		err = fmt.Errorf("the engine refuses it: %w", err)
 	}
 	if err != nil {
-		return agui.Input{}, nil, fmt.Errorf("%s: %w", path, err)
+		return agui.Input{}, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return input, warnings, nil
 }

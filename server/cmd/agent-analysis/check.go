@@ -53,7 +53,7 @@ func checkFlags(set *flag.FlagSet) work {
 		return err
 	})
 	var live liveFlags
-	live.register(set, "with -url: a RunAgentInput JSON file to send, one run each (repeatable); what it leaves\nout of AG-UI's RunAgentInput is filled in, empty; default: an input of nothing but that")
+	live.register(set, "with -url: a RunAgentInput JSON file to send (- for standard input), one run each (repeatable);\nwhat it leaves out of AG-UI's RunAgentInput is filled in, empty; default: an input of nothing but that")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		switch {
 		case live.url != "" && len(args) > 0:

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,7 +39,13 @@ type liveFlags struct {
 
 func (l *liveFlags) register(fs *flag.FlagSet, inputUsage string) {
 	fs.StringVar(&l.url, "url", "", "the agent's AG-UI endpoint, http(s)://…, to POST the RunAgentInput to")
-	fs.Func("input", inputUsage, func(path string) error { l.inputs = append(l.inputs, path); return nil })
+	fs.Func("input", inputUsage, func(path string) error {
+		if path == "-" && slices.Contains(l.inputs, "-") {
+			return errors.New("- is standard input: give it once")
+		}
+		l.inputs = append(l.inputs, path)
+		return nil
+	})
 	fs.StringVar(&l.scenario, "scenario", "", "forwardedProps.scenario of the input: the script this project's server plays\n(normal when the URL is this server's "+ownEndpoint+"); other agents get none unless asked")
 	fs.StringVar(&l.thread, "thread", "", "the input's threadId, to continue a thread (an interrupt's id from an earlier report may\nthen be answered with -answer FILE); default: a fresh thread each run")
 	// The flag package would quote a value it refuses, secret and all:
@@ -184,13 +193,16 @@ func (l *liveFlags) runs(name string) ([]liveRun, error) {
 	}
 	var runs []liveRun
 	for _, path := range l.inputs {
-		in, warnings, err := agent.ReadInputFile(path, inputs)
+		in, warnings, err := readInput(path, inputs)
 		if err != nil {
 			return nil, fmt.Errorf("-input: %w", err)
 		}
 		// A report needs one name a run: a/ask.json and b/ask.json are
 		// named by their paths, a file given twice by its turn too.
 		runName := script.BaseName(path)
+		if path == "-" {
+			runName = "stdin"
+		}
 		if len(named[runName]) > 1 {
 			runName = filepath.ToSlash(path)
 		}
@@ -242,4 +254,23 @@ func parseStop(value string) (*agent.Stop, error) {
 		return nil, errors.New("a number of events (3) or a duration (500ms)")
 	}
 	return &agent.Stop{After: d}, nil
+}
+
+// stdin is where -input - reads from.
+var stdin io.Reader = os.Stdin
+
+// readInput reads an -input file, or standard input for "-": what the
+// inspector's check commands pipe in.
+func readInput(path string, inputs agent.Inputs) (agui.Input, []agui.Warning, error) {
+	if path != "-" {
+		return agent.ReadInputFile(path, inputs)
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, script.MaxBytes+1))
+	switch {
+	case err != nil:
+		return agui.Input{}, nil, fmt.Errorf("standard input: %w", err)
+	case len(data) > script.MaxBytes:
+		return agui.Input{}, nil, fmt.Errorf("standard input: over the %d MiB a run input may be", script.MaxBytes>>20)
+	}
+	return agent.ReadInputData("standard input", data, inputs)
 }

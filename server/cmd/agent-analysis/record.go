@@ -32,7 +32,7 @@ at most 1h, the longest delay a script holds.`,
 
 func recordFlags(set *flag.FlagSet) work {
 	var live liveFlags
-	live.register(set, "a RunAgentInput JSON file to send; what it leaves out of AG-UI's RunAgentInput is\nfilled in, empty; default: an input of nothing but that")
+	live.register(set, "a RunAgentInput JSON file to send (- for standard input); what it leaves out of AG-UI's RunAgentInput is\nfilled in, empty; default: an input of nothing but that")
 	var out string
 	set.Func("o", "the script file to write, .json or .jsonl and not named as a built-in script:\nreplaced whole once the stream has ended, or left as it was", func(path string) error {
 		if err := checkOutput(path); err != nil {
