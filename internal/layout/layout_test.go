@@ -130,6 +130,25 @@ func TestWasmCarriesTheClientOnly(t *testing.T) {
 	}
 }
 
+// The inspector's page carries the page alone: the runs' JSON types, not
+// the store, the proxy, the engine or the demo.
+func TestTheInspectorsWasmCarriesThePageOnly(t *testing.T) {
+	allowed := []string{"kit/inspect/page", "kit/inspect/runs", "wasm/inspector"}
+	var seen []string
+	for _, p := range list(t, []string{"GOOS=js", "GOARCH=wasm"}, "-deps", "./wasm/inspector") {
+		switch {
+		case part(p.ImportPath) == "":
+		case slices.Contains(allowed, strings.TrimPrefix(p.ImportPath, module)):
+			seen = append(seen, strings.TrimPrefix(p.ImportPath, module))
+		default:
+			t.Errorf("the inspector's wasm imports %s", p.ImportPath)
+		}
+	}
+	if len(seen) != len(allowed) {
+		t.Errorf("the inspector's wasm is made of %v, want %v: the rule holds for nothing", seen, allowed)
+	}
+}
+
 // The test kit is for any agent and any client: it depends on the engine,
 // never on the demo (app), which it would otherwise judge others by.
 func TestTheKitDoesNotDependOnTheDemo(t *testing.T) {

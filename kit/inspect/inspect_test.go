@@ -1,0 +1,416 @@
+package inspect_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/kit/agent"
+	"github.com/agent-analysis/agent-analysis/kit/inspect"
+	"github.com/agent-analysis/agent-analysis/kit/inspect/runs"
+	"github.com/agent-analysis/agent-analysis/kit/proxy"
+	"github.com/agent-analysis/agent-analysis/kit/script"
+	"github.com/agent-analysis/agent-analysis/server"
+	"github.com/agent-analysis/agent-analysis/server/library"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// live is a proxy in front of this project's server, watched by a store:
+// run posts a scenario through it and returns the run's id in the store
+// once the proxy has judged it, and the bytes the client got.
+type live struct {
+	store *inspect.Store
+	url   string
+	ended chan proxy.Run
+}
+
+func newLive(t *testing.T, keep int) *live {
+	return newLiveTo(t, keep, server.New(server.Config{NoDelay: true}))
+}
+
+// newLiveTo is live in front of another agent.
+func newLiveTo(t *testing.T, keep int, agentHandler http.Handler) *live {
+	t.Helper()
+	agentSrv := httptest.NewServer(agentHandler)
+	t.Cleanup(agentSrv.Close)
+	l := &live{store: inspect.NewStore(keep), ended: make(chan proxy.Run, 16)}
+	p, err := proxy.New(proxy.Config{
+		Upstream: agentSrv.URL + "/api/agent-analysis",
+		Observer: l.store,
+		Report:   func(r proxy.Run) { l.ended <- r },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p)
+	t.Cleanup(func() { srv.Close(); p.Close() })
+	l.url = srv.URL
+	return l
+}
+
+func (l *live) run(t *testing.T, given []byte, in agent.Inputs, headers ...string) (string, []byte) {
+	t.Helper()
+	input, _, err := agent.NewInput(given, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _, _ := input.Request("")
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, l.url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	select {
+	case <-l.ended:
+	case <-t.Context().Done():
+		t.Fatal("the proxy reported no run")
+	}
+	return l.store.Runs()[0].ID, data
+}
+
+func events(t *testing.T, s *inspect.Store, id string) []runs.Event {
+	t.Helper()
+	var all []runs.Event
+	for {
+		page, more, ok := s.Events(id, len(all), 7)
+		if !ok {
+			t.Fatalf("run %s is not kept", id)
+		}
+		all = append(all, page...)
+		if !more {
+			return all
+		}
+	}
+}
+
+// What the inspector shows of a run read from its capture is what it
+// showed of the run as it passed the proxy: the same events, each marked
+// with the same rules, and the same verdict; and its script, exported and
+// opened again, shows the same once more.
+func TestTheOfflineViewIsTheLiveView(t *testing.T) {
+	l := newLive(t, 0)
+	for _, name := range library.BuiltIn().Names() {
+		t.Run(name, func(t *testing.T) {
+			id, body := l.run(t, nil, agent.Inputs{Scenario: name, State: []byte(`{"services":[]}`)})
+			liveRun, _ := l.store.Detail(id)
+			liveEvents := events(t, l.store, id)
+
+			offline := inspect.NewStore(0)
+			if said := offline.LoadData(name+".sse", body); said != nil {
+				t.Fatalf("the capture: %v", said)
+			}
+			capRun, _ := offline.Detail("1")
+			// A capture holds no input: the rules that judge against it
+			// cannot be judged there.
+			if !needsInput[name] {
+				if !sameEvents(t, events(t, offline, "1"), liveEvents, false) {
+					t.Errorf("the capture's events differ from the live run's")
+				}
+				if capRun.Status != liveRun.Status || capRun.Rule != liveRun.Rule {
+					t.Errorf("capture %s %q, live %s %q", capRun.Status, capRun.Rule, liveRun.Status, liveRun.Rule)
+				}
+			}
+
+			sc, ok, err := l.store.Script(id)
+			if !ok || err != nil {
+				t.Fatalf("script: %v %v", ok, err)
+			}
+			fromScript := inspect.NewStore(0)
+			if said := fromScript.LoadData(name+".json", sc); said != nil {
+				t.Fatalf("the script: %v", said)
+			}
+			scRun, _ := fromScript.Detail("1")
+			if !sameEvents(t, events(t, fromScript, "1"), liveEvents, true) {
+				t.Errorf("the script's events differ from the live run's")
+			}
+			if scRun.Status != liveRun.Status || scRun.Rule != liveRun.Rule || compact(scRun.Input) != compact(liveRun.Input) {
+				t.Errorf("script %s %q, live %s %q", scRun.Status, scRun.Rule, liveRun.Status, liveRun.Rule)
+			}
+		})
+	}
+}
+
+// needsInput are the scripts whose verdict depends on the input the run
+// was asked with: its thread, the run it asked for, the state it starts from.
+var needsInput = map[string]bool{"delta-on-input-state": true, "other-thread": true, "two-runs": true}
+
+// sameEvents compares what the inspector shows of two runs' events: the
+// times too, when both know them.
+func sameEvents(t *testing.T, got, want []runs.Event, times bool) bool {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%d events, want %d", len(got), len(want))
+		return false
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if !times {
+			g.AtMs, w.AtMs = 0, 0
+		}
+		if g.AtMs != w.AtMs && int(g.AtMs) != int(w.AtMs) { // a script keeps whole milliseconds
+			t.Errorf("event %d at %v ms, want %v", i, g.AtMs, w.AtMs)
+			return false
+		}
+		g.AtMs, w.AtMs = 0, 0
+		if gj, wj := mustJSON(g), mustJSON(w); gj != wj {
+			t.Errorf("event %d:\n%s\nwant\n%s", i, gj, wj)
+			return false
+		}
+	}
+	return true
+}
+
+func compact(s string) string {
+	var b bytes.Buffer
+	json.Compact(&b, []byte(s))
+	return b.String()
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// A broken run is failed by its rule, marked at the event that broke it,
+// with the rule's meaning and page.
+func TestABrokenRunIsMarkedAtItsEvent(t *testing.T) {
+	l := newLive(t, 0)
+	id, _ := l.run(t, nil, agent.Inputs{Scenario: "unknown-patch-op", State: []byte(`{"services":[]}`)})
+	d, _ := l.store.Detail(id)
+	if d.Status != runs.Failed && d.Status != runs.Warned {
+		t.Fatalf("status %s", d.Status)
+	}
+	var marked []runs.Mark
+	for _, ev := range events(t, l.store, id) {
+		for _, m := range ev.Marks {
+			if m.Rule == "" || m.Meaning == "" || !strings.HasPrefix(m.Page, "https://") {
+				t.Errorf("event %d: mark %+v", ev.Index, m)
+			}
+			marked = append(marked, m)
+		}
+	}
+	if len(marked) == 0 {
+		t.Fatal("no event is marked")
+	}
+}
+
+// An interrupted run and the run that answers it are linked both ways,
+// and each shows its side: the questions, and the replies.
+func TestAnInterruptAndItsResumeAreLinked(t *testing.T) {
+	l := newLive(t, 0)
+	first, _ := l.run(t, nil, agent.Inputs{ThreadID: "t-linked", Scenario: "approval", State: []byte(`{"services":[]}`)})
+	asked, _ := l.store.Detail(first)
+	if asked.Status != runs.Interrupted || len(asked.Questions) == 0 {
+		t.Fatalf("first run %s, questions %v", asked.Status, asked.Questions)
+	}
+	resume := []byte(`{"threadId":"t-linked","resume":[{"interruptId":"` + asked.Questions[0].ID + `","status":"resolved","payload":{"approved":true}}]}`)
+	second, _ := l.run(t, resume, agent.Inputs{ThreadID: "t-linked", Scenario: "approval", State: []byte(`{"services":[]}`)})
+	asked, _ = l.store.Detail(first)
+	answered, _ := l.store.Detail(second)
+	if asked.ResumedBy != second || answered.Resumes != first {
+		t.Errorf("first resumed by %q, second resumes %q", asked.ResumedBy, answered.Resumes)
+	}
+	if len(answered.Replies) != 1 || answered.Replies[0].InterruptID != asked.Questions[0].ID || string(answered.Replies[0].Payload) != `{"approved":true}` {
+		t.Errorf("replies %+v", answered.Replies)
+	}
+}
+
+// Header names are kept, never their values; the command that judges the
+// run again leaves each value to the shell.
+func TestHeaderValuesAreNeverKept(t *testing.T) {
+	l := newLive(t, 0)
+	id, _ := l.run(t, nil, agent.Inputs{Scenario: "normal", State: []byte(`{"services":[]}`)}, "Authorization", "Bearer s3cret-token", "X-Api-Key", "k3y")
+	d, _ := l.store.Detail(id)
+	if !slices.Contains(d.Headers, "Authorization") || !slices.Contains(d.Headers, "X-Api-Key") {
+		t.Errorf("headers %v", d.Headers)
+	}
+	cmd, _ := l.store.Command(id)
+	for _, secret := range []string{"s3cret", "k3y"} {
+		if strings.Contains(mustJSON(d), secret) || strings.Contains(cmd, secret) {
+			t.Errorf("the value %q was kept", secret)
+		}
+	}
+	if !strings.Contains(cmd, `-H "Authorization: $AUTHORIZATION"`) || !strings.Contains(cmd, `-H "X-Api-Key: $X_API_KEY"`) || !strings.HasPrefix(cmd, "agent-analysis check -url 'http://127.0.0.1:") {
+		t.Errorf("command:\n%s", cmd)
+	}
+}
+
+// Stepping through a run: the state after each event, and what it changed.
+func TestSteppingShowsWhatEachEventChanged(t *testing.T) {
+	s := inspect.NewStore(0)
+	capture := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n" +
+		"data: {\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"a\":1,\"b\":{\"c\":[1,2]}}}\n\n" +
+		": a comment\n\n" +
+		"data: {\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"replace\",\"path\":\"/b/c/1\",\"value\":3}]}\n\n" +
+		"data: {\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"remove\",\"path\":\"/nope\"}]}\n\n" +
+		"data: {\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"a\":1,\"b\":{\"c\":[1,3]},\"d\":true}}\n\n" +
+		"data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	if said := s.LoadData("step.sse", []byte(capture)); said != nil {
+		t.Fatal(said)
+	}
+	for _, c := range []struct {
+		at      int
+		state   string
+		changed []string
+		refused bool
+	}{
+		{-1, `{}`, nil, false},
+		{0, `{}`, nil, false},
+		{1, `{"a":1,"b":{"c":[1,2]}}`, []string{"/a", "/b"}, false},
+		{2, `{"a":1,"b":{"c":[1,3]}}`, []string{"/b/c/1"}, false},
+		{3, `{"a":1,"b":{"c":[1,3]}}`, nil, true},
+		{4, `{"a":1,"b":{"c":[1,3]},"d":true}`, []string{"/d"}, false},
+		{99, `{"a":1,"b":{"c":[1,3]},"d":true}`, nil, false},
+	} {
+		at, ok := s.At("1", c.at)
+		if !ok {
+			t.Fatal("run 1 not kept")
+		}
+		if string(at.State) != c.state || !slices.Equal(at.Changed, c.changed) || (at.Refused != "") != c.refused {
+			t.Errorf("at %d: %s changed %q refused %q; want %s %q %v", c.at, at.State, at.Changed, at.Refused, c.state, c.changed, c.refused)
+		}
+	}
+}
+
+// The store keeps what it is told to: the last runs, each run's events
+// within their bound, and tells a page that falls behind to read again
+// rather than wait for it.
+func TestTheStoreIsBounded(t *testing.T) {
+	s := inspect.NewStore(3)
+	sub := s.Subscribe()
+	defer s.Unsubscribe(sub)
+	capture := []byte("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n")
+	for range 5 {
+		s.LoadData("x.sse", capture)
+	}
+	var ids []string
+	for _, r := range s.Runs() {
+		ids = append(ids, r.ID)
+	}
+	if !slices.Equal(ids, []string{"5", "4", "3"}) {
+		t.Errorf("kept %v, want the last three, newest first", ids)
+	}
+	if _, ok := s.Detail("1"); ok {
+		t.Error("run 1 is still kept")
+	}
+	gone := 0
+	for len(sub.C) > 0 {
+		if u := <-sub.C; u.Kind == "gone" {
+			gone++
+		}
+	}
+	if gone != 2 {
+		t.Errorf("%d runs said gone, want 2", gone)
+	}
+
+	// A subscriber that reads nothing never holds the store up: past its
+	// buffer it loses updates, and is told so once.
+	for range 3000 {
+		s.LoadData("x.sse", capture)
+	}
+	if !sub.Lost() || sub.Lost() {
+		t.Error("the full subscriber was not told, once, that it lost updates")
+	}
+
+}
+
+// A run's events past MaxRunBytes are counted, not kept, and the run
+// says so.
+func TestALongRunKeepsItsFirstEvents(t *testing.T) {
+	s := inspect.NewStore(0)
+	w := s.Begin(proxy.Begin{Method: "POST", Path: "/", ThreadID: "t", RunID: "r", Started: time.Now()})
+	feed := func(event string) {
+		w.Frame(time.Millisecond, script.Frame{Event: []byte(event)}, agui.Judgement{})
+	}
+	feed(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`)
+	big := strings.Repeat("x", 256<<10)
+	for range 80 {
+		feed(`{"type":"CUSTOM","name":"n","value":"` + big + `"}`)
+	}
+	feed(`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`)
+	w.End(proxy.Run{Events: 82})
+	id := s.Runs()[0].ID
+	d, _ := s.Detail(id)
+	kept := events(t, s, id)
+	if !d.Truncated || d.Events != 82 || len(kept) != 1+(inspect.MaxRunBytes-50)/(256<<10+38) || d.Status != runs.OK {
+		t.Errorf("truncated %v, %d events counted, %d kept; %s", d.Truncated, d.Events, len(kept), d.Status)
+	}
+}
+
+// The API: the runs, a run, its events in pages, its exports; a run not
+// kept is a 404, a bad event number a 400.
+func TestTheAPI(t *testing.T) {
+	s := inspect.NewStore(0)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "it's.sse")
+	os.WriteFile(path, []byte("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"), 0o644)
+	if said := s.Load([]string{dir}); said != nil {
+		t.Fatal(said)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	get := func(path string) (int, string, http.Header) {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	for _, c := range []struct {
+		path, want string
+		status     int
+	}{
+		{"/api/runs", `"status":"ok"`, 200},
+		{"/api/runs/1", `"source":"` + path + `"`, 200},
+		{"/api/runs/1/events?from=1&limit=1", `"more":false`, 200},
+		{"/api/runs/1/at/-1", `"state":{}`, 200},
+		{"/api/runs/1/at/x", "a number", 400},
+		{"/api/runs/9", "no such run", 404},
+		{"/api/runs/9/at/0", "no such run", 404},
+		{"/api/runs/1/command", `agent-analysis check '` + strings.ReplaceAll(path, `'`, `'\''`) + `'`, 200},
+		{"/api/runs/1/capture", "data: {\"type\":\"RUN_STARTED\"", 200},
+		{"/api/runs/1/script", `"stream"`, 200},
+	} {
+		status, body, header := get(c.path)
+		if status != c.status || !strings.Contains(body, c.want) {
+			t.Errorf("GET %s: %d %s, want %d with %s", c.path, status, body, c.status, c.want)
+		}
+		if header.Get("Access-Control-Allow-Origin") != "" {
+			t.Errorf("GET %s: a CORS header", c.path)
+		}
+	}
+	if _, _, h := get("/api/runs/1/script"); !strings.HasPrefix(h.Get("Content-Disposition"), "attachment") {
+		t.Errorf("the script is not a download: %v", h)
+	}
+	resp, err := http.Post(srv.URL+"/api/open?name=dropped.json", "application/json", strings.NewReader(`[{"type":"RUN_STARTED","threadId":"t","runId":"r"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if list := s.Runs(); len(list) != 2 || list[0].Source != "dropped.json" || list[0].Status != runs.Failed {
+		t.Errorf("after the drop: %+v", list)
+	}
+}

@@ -1,0 +1,163 @@
+package inspect
+
+import (
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/kit/inspect/runs"
+)
+
+// The store's bounds: past MaxRunBytes a run's events are counted, not
+// kept (Detail.Truncated); past MaxBytes in all, or DefaultKeep runs, the
+// oldest runs go.
+const (
+	DefaultKeep = 200
+	MaxRunBytes = 16 << 20
+	MaxBytes    = 256 << 20
+)
+
+// Store keeps the last runs, for the inspector's page, and tells its
+// live subscribers of every change. Every method returns at once: a run
+// passing the proxy never waits for the page.
+type Store struct {
+	mu    sync.Mutex
+	keep  int
+	runs  []*entry // oldest first
+	byID  map[string]*entry
+	next  int
+	bytes int
+	subs  map[*Subscription]struct{}
+}
+
+// entry is one run as the store holds it.
+type entry struct {
+	detail runs.Detail
+	events []runs.Event
+	bytes  int
+}
+
+// NewStore keeps the last keep runs (DefaultKeep when keep < 1).
+func NewStore(keep int) *Store {
+	if keep < 1 {
+		keep = DefaultKeep
+	}
+	return &Store{keep: keep, byID: map[string]*entry{}, subs: map[*Subscription]struct{}{}}
+}
+
+// add keeps a new run, linked to the run it resumes when resumes is set:
+// the last run of its thread that ended waiting for an answer.
+func (s *Store) add(d runs.Detail, resumes bool) *entry {
+	d.Replies = replies(d.Input)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.next++
+	d.ID = strconv.Itoa(s.next)
+	e := &entry{detail: d}
+	if resumes && d.ThreadID != "" {
+		for _, prev := range slices.Backward(s.runs) {
+			if prev.detail.ThreadID == d.ThreadID && prev.detail.Status == runs.Interrupted && prev.detail.ResumedBy == "" {
+				prev.detail.ResumedBy, e.detail.Resumes = d.ID, prev.detail.ID
+				s.publish(runs.Update{Kind: "run", Run: &prev.detail.Run})
+				break
+			}
+		}
+	}
+	s.runs = append(s.runs, e)
+	s.byID[d.ID] = e
+	s.trim()
+	s.publish(runs.Update{Kind: "run", Run: &e.detail.Run})
+	return e
+}
+
+// trim lets the oldest runs go while more are kept than the bounds allow.
+func (s *Store) trim() {
+	for len(s.runs) > s.keep || (s.bytes > MaxBytes && len(s.runs) > 1) {
+		old := s.runs[0]
+		s.runs = s.runs[1:]
+		delete(s.byID, old.detail.ID)
+		s.bytes -= old.bytes
+		s.publish(runs.Update{Kind: "gone", ID: old.detail.ID})
+	}
+}
+
+// event adds an event to a run, as the engine judged it (j): kept while
+// the run's events stay within MaxRunBytes, counted after.
+func (s *Store) event(e *entry, ev runs.Event, j agui.Judgement) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ev.Index >= 0 {
+		e.detail.Events = ev.Index + 1
+		ended(&e.detail, j)
+	}
+	for _, m := range ev.Marks {
+		if m.Fatal {
+			e.detail.Status, e.detail.Rule = runs.Failed, m.Rule
+		} else {
+			e.detail.Warnings++
+		}
+	}
+	size := len(ev.JSON) + len(ev.Comment)
+	if e.detail.Truncated || e.bytes+size > MaxRunBytes {
+		e.detail.Truncated = true
+	} else {
+		e.events = append(e.events, ev)
+		e.bytes += size
+		s.bytes += size
+	}
+	if _, live := s.byID[e.detail.ID]; live {
+		s.publish(runs.Update{Kind: "event", ID: e.detail.ID, Event: &ev, Run: &e.detail.Run})
+	}
+	s.trim()
+}
+
+// update changes a run's detail, and tells the subscribers.
+func (s *Store) update(e *entry, change func(*runs.Detail)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	change(&e.detail)
+	if _, live := s.byID[e.detail.ID]; live {
+		s.publish(runs.Update{Kind: "run", Run: &e.detail.Run})
+	}
+}
+
+// Runs are the runs kept, the newest first.
+func (s *Store) Runs() []runs.Run {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]runs.Run, 0, len(s.runs))
+	for _, e := range slices.Backward(s.runs) {
+		out = append(out, e.detail.Run)
+	}
+	return out
+}
+
+// Detail is a run's detail; ok is false for a run not kept.
+func (s *Store) Detail(id string) (runs.Detail, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.byID[id]
+	if !ok {
+		return runs.Detail{}, false
+	}
+	d := e.detail
+	d.Failures = slices.Clone(d.Failures)
+	d.Notes = slices.Clone(d.Notes)
+	d.Questions = slices.Clone(d.Questions)
+	return d, true
+}
+
+// Events are a run's kept events from the from-th on, at most limit of
+// them, and whether more are kept after them.
+func (s *Store) Events(id string, from, limit int) ([]runs.Event, bool, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.byID[id]
+	if !ok {
+		return nil, false, false
+	}
+	from = min(max(from, 0), len(e.events))
+	to := min(from+limit, len(e.events))
+	return slices.Clone(e.events[from:to]), to < len(e.events), true
+}
