@@ -17,6 +17,7 @@ import (
 // wasmBuild is the built app.wasm, read once at start: its version (a hash
 // of the bytes) and its encodings.
 type wasmBuild struct {
+	name     string // "app", "inspector": the file's name without .wasm
 	version  string
 	identity []byte
 	gzip     []byte
@@ -27,12 +28,17 @@ type wasmBuild struct {
 // least as new. Without a wasm (unit tests) it returns a build of version
 // "no-wasm" that serves nothing.
 func loadWasm(webDir string, log *slog.Logger) *wasmBuild {
-	path := filepath.Join(webDir, "app.wasm")
+	return loadWasmFile(webDir, "app.wasm", log)
+}
+
+// loadWasmFile is loadWasm for a wasm of another name.
+func loadWasmFile(webDir, name string, log *slog.Logger) *wasmBuild {
+	path := filepath.Join(webDir, name)
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return &wasmBuild{version: "no-wasm"}
+		return &wasmBuild{name: strings.TrimSuffix(name, ".wasm"), version: "no-wasm"}
 	}
-	b := &wasmBuild{version: shortHash(string(raw)), identity: raw}
+	b := &wasmBuild{name: strings.TrimSuffix(name, ".wasm"), version: shortHash(string(raw)), identity: raw}
 
 	var gz bytes.Buffer
 	w, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression) // 0.4 s for 8 MB; level 9 saves 0.6 %
@@ -60,7 +66,7 @@ func modTime(path string) time.Time {
 
 // url is where pages load this build from: a new build is a new URL, so
 // the bytes can be cached for good.
-func (b *wasmBuild) url() string { return "/web/app." + b.version + ".wasm" }
+func (b *wasmBuild) url() string { return "/web/" + b.name + "." + b.version + ".wasm" }
 
 // ServeHTTP answers /web/app.wasm and /web/app.{version}.wasm with the
 // best encoding the client accepts.

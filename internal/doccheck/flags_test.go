@@ -74,7 +74,7 @@ func TestFlagsTableMatchesTheBinary(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 
-	commands := []string{"serve", "check", "record", "proxy"}
+	commands := []string{"serve", "check", "record", "proxy", "inspect"}
 	binary := map[string]map[string]flag{}
 	for _, c := range commands {
 		out, err := exec.Command(bin, c, "-h").CombinedOutput()

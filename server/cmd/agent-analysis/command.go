@@ -26,7 +26,7 @@ type command struct {
 type work func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // commands are the subcommands, in the order help lists them.
-var commands = []command{serveCommand, checkCommand, recordCommand, proxyCommand}
+var commands = []command{serveCommand, checkCommand, recordCommand, proxyCommand, inspectCommand}
 
 func lookup(name string) (command, bool) {
 	for _, c := range commands {

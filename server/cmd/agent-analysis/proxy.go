@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-analysis/agent-analysis/internal/atomicfile"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
+	"github.com/agent-analysis/agent-analysis/kit/inspect"
 	"github.com/agent-analysis/agent-analysis/kit/proxy"
 	"github.com/agent-analysis/agent-analysis/kit/sarif"
 )
@@ -51,6 +52,9 @@ func proxyFlags(set *flag.FlagSet) work {
 	threads := set.Int("threads", proxy.DefaultThreads, "threads whose open interrupts are remembered, to check the resume that answers them")
 	sarifFile := outputFlag(set, "sarif", "on exit, write every failure to this file as SARIF 2.1.0 (one result per failure:\nits rule, the rule's page, the upstream URL and the event), whole or not at all")
 	verbose := set.Bool("v", false, "print each run's notes too: the engine's warnings, what was not judged and why")
+	inspectAddr := set.String("inspect", "", "also serve the inspector at this address (127.0.0.1:8091): every run as it passes, judged,\nin the browser; it answers only its own address and never reaches the agent")
+	keep := set.Int("keep", inspect.DefaultKeep, "with -inspect: the runs the inspector keeps; past them, the oldest go")
+	web := set.String("web", "web", "with -inspect: the directory holding the built inspector.wasm")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		switch {
 		case len(args) > 0:
@@ -61,12 +65,16 @@ func proxyFlags(set *flag.FlagSet) work {
 			return usagef("-write-timeout must be positive, got %s", *writeTimeout)
 		case *threads < 1:
 			return usagef("-threads must be at least 1, got %d", *threads)
+		case *keep < 1:
+			return usagef("-keep must be at least 1, got %d", *keep)
+		case *inspectAddr == "" && given(set, "keep", "web") != "":
+			return usagef("-%s goes with -inspect", given(set, "keep", "web"))
 		}
 		origins, err := parseOrigins(*corsOrigins)
 		if err != nil {
 			return usage(err)
 		}
-		return runProxy(ctx, proxySetup{*upstream, *addr, logFile, origins, *writeTimeout, *threads, *sarifFile, *verbose}, stdout, stderr)
+		return runProxy(ctx, proxySetup{*upstream, *addr, logFile, origins, *writeTimeout, *threads, *sarifFile, *verbose, *inspectAddr, *keep, *web}, stdout, stderr)
 	}
 }
 
@@ -78,6 +86,9 @@ type proxySetup struct {
 	threads             int
 	sarif               string
 	verbose             bool
+	inspect             string // the inspector's address; "" for none
+	keep                int
+	web                 string
 }
 
 // runProxy stands between a real client and a real agent, passing every
@@ -92,7 +103,14 @@ func runProxy(ctx context.Context, s proxySetup, stdout, stderr io.Writer) error
 	var err error
 	var results []sarif.Result
 	dropped := 0
+	var observer proxy.Observer
+	var store *inspect.Store
+	if s.inspect != "" {
+		store = inspect.NewStore(s.keep)
+		observer = store
+	}
 	p, err = proxy.New(proxy.Config{
+		Observer: observer,
 		Upstream: s.upstream, Log: s.log, CORSOrigins: s.origins, WriteTimeout: s.writeTimeout, Threads: s.threads,
 		Report: func(r proxy.Run) {
 			mu.Lock()
@@ -125,6 +143,24 @@ func runProxy(ctx context.Context, s proxySetup, stdout, stderr io.Writer) error
 	mu.Lock()
 	fmt.Fprintf(stdout, "proxy: listening on http://%s, forwarding to %s\n", ln.Addr(), agent.RedactURL(s.upstream))
 	mu.Unlock()
+	if store != nil {
+		iln, err := net.Listen("tcp", s.inspect)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("-inspect: %w", err)
+		}
+		isrv, release := newInspectorServer(store, iln, s.web, stderr)
+		defer release()
+		// It ends with the proxy, whatever ends that.
+		ictx, stop := context.WithCancel(ctx)
+		inspecting := make(chan error, 1)
+		go func() { inspecting <- serveUntil(ictx, isrv, iln, nil) }()
+		defer func() { <-inspecting }()
+		defer stop()
+		mu.Lock()
+		fmt.Fprintf(stdout, "proxy: the inspector at http://%s/\n", iln.Addr())
+		mu.Unlock()
+	}
 	err = serveUntil(ctx, srv, ln, nil)
 	p.Close()
 	runLines.Close() // every run's lines before the summary
