@@ -187,6 +187,12 @@ func pick(members []member, u *union, path string) (*def, string, error) {
 // array checks each item; an unrecognised item is dropped, and the list
 // must still hold at least min.
 func (c *checker) array(raw []byte, item *spec, min int, list place) (string, error) {
+	if len(bytes.TrimSpace(raw[1:len(raw)-1])) == 0 { // [], most lists of an input
+		if min > 0 {
+			return "", &malformed{list.String(), fmt.Sprintf("must hold at least %d item", min)}
+		}
+		return "", nil
+	}
 	dec := jsonpatch.NewReader(raw, checked...)
 	defer dec.Close()
 	dec.ReadToken()

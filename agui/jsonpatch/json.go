@@ -189,11 +189,11 @@ func (r *Reader) read() (Value, error) {
 func (r *Reader) object(member func(start, end int64)) (*Object, error) {
 	names, values := len(r.names), len(r.values) // where this object's lists start
 	for r.PeekKind() != '}' {
-		tok, err := r.ReadToken()
+		quoted, err := r.ReadValue()
 		if err != nil {
 			return nil, malformed(err)
 		}
-		r.names = append(r.names, tok.String()) // before the next read voids the token
+		r.names = append(r.names, r.name(quoted)) // before the next read voids it
 		start := r.InputOffset()
 		v, err := r.read()
 		if err != nil {

@@ -19,6 +19,35 @@ type Reader struct {
 	// being read (json.go): each list is made once, at its size.
 	names  []string
 	values []Value
+	// known are member names read before, each kept once: inputs and
+	// events repeat the same few names, which then cost no allocation.
+	known map[string]string
+}
+
+// The names a Reader keeps, and how long each may be.
+const (
+	maxKnown     = 512
+	maxKnownName = 64
+)
+
+// name is a member's name from its quoted JSON string.
+func (r *Reader) name(quoted []byte) string {
+	text := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(text, '\\') >= 0 {
+		b, _ := jsontext.AppendUnquote(nil, quoted) // valid: the decoder read it
+		return string(b)
+	}
+	if s, ok := r.known[string(text)]; ok {
+		return s
+	}
+	s := string(text)
+	if len(s) <= maxKnownName && len(r.known) < maxKnown {
+		if r.known == nil {
+			r.known = make(map[string]string)
+		}
+		r.known[s] = s
+	}
+	return s
 }
 
 var readers = sync.Pool{New: func() any { return new(Reader) }}

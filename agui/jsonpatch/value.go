@@ -28,11 +28,21 @@ type Object struct {
 	size   int
 }
 
+// The empty array and object: values are never modified, so one of each
+// serves every reader.
+var (
+	emptyArray  = &Array{size: 2}
+	emptyObject = &Object{size: 2}
+)
+
 // indexFrom is the member count past which an object keeps an index.
 const indexFrom = 16
 
 // NewArray makes an array of these items; it keeps the slice.
 func NewArray(items []Value) *Array {
+	if len(items) == 0 {
+		return emptyArray
+	}
 	size := 2 + max(len(items)-1, 0)
 	for _, v := range items {
 		size += Size(v)
@@ -43,6 +53,9 @@ func NewArray(items []Value) *Array {
 // NewObject makes an object of these members, in order; it keeps the
 // slices. Names must be unique.
 func NewObject(names []string, values []Value) *Object {
+	if len(names) == 0 {
+		return emptyObject
+	}
 	o := &Object{names: names, values: values, size: 2 + max(len(names)-1, 0)}
 	for i, name := range names {
 		o.size += len(name) + 3 + Size(values[i])
