@@ -50,12 +50,12 @@ type runInput struct {
 // members are removed with a warning. The body must arrive within
 // timeout; the server's shutdown cuts a read short. The scenario must be
 // one of scripts, and a resume one its script can continue.
-func decodeRunInput(w http.ResponseWriter, r *http.Request, timeout time.Duration, scripts *library.Library) (runInput, *Problem) {
+func decodeRunInput(w http.ResponseWriter, rc *http.ResponseController, r *http.Request, timeout time.Duration, scripts *library.Library) (runInput, *Problem) {
 	if !isJSON(r.Header.Get("Content-Type")) {
 		return runInput{}, problem(http.StatusUnsupportedMediaType, "unsupported-media-type",
 			"Unsupported media type", "Send the RunAgentInput as Content-Type: application/json.")
 	}
-	body, err := readBody(w, r, timeout)
+	body, err := readBody(w, rc, r, timeout)
 	switch {
 	case errors.As(err, new(*http.MaxBytesError)):
 		return runInput{}, problem(http.StatusRequestEntityTooLarge, "body-too-large",
@@ -171,8 +171,7 @@ func checkVersion(req *runInput) *Problem {
 
 // readBody reads the bounded body under a read deadline. Once the body has
 // been read to its end, net/http clears the deadline for the stream.
-func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) ([]byte, error) {
-	rc := http.NewResponseController(w)
+func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Request, timeout time.Duration) ([]byte, error) {
 	if err := rc.SetReadDeadline(time.Now().Add(timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		return nil, err
 	}

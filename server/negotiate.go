@@ -42,11 +42,16 @@ type acceptance struct {
 
 // negotiate reads an Accept header; "" accepts anything.
 func negotiate(accept string) acceptance {
-	if strings.TrimSpace(accept) == "" {
+	switch {
+	case accept == "text/event-stream": // what AG-UI's clients send
+		return acceptance{sse: 1, sseSpec: 2, binSpec: -1}
+	case strings.TrimSpace(accept) == "":
 		return acceptance{sse: 1, sseSpec: 0, binSpec: -1}
 	}
 	a := acceptance{sseSpec: -1, binSpec: -1}
-	for i, r := range strings.Split(accept, ",") {
+	i := -1
+	for r := range strings.SplitSeq(accept, ",") {
+		i++
 		typ, q, ok := mediaRange(r)
 		if !ok {
 			continue
@@ -80,13 +85,13 @@ func (a acceptance) pick(binaryOK bool) (wire, bool) {
 // and its q (1 when not given); ok is false for one that is not a
 // media range, or whose q is not a number between 0 and 1.
 func mediaRange(r string) (typ string, q float64, ok bool) {
-	params := strings.Split(r, ";")
-	typ = strings.ToLower(strings.TrimSpace(params[0]))
+	typ, params, _ := strings.Cut(r, ";")
+	typ = strings.ToLower(strings.TrimSpace(typ))
 	if main, sub, found := strings.Cut(typ, "/"); !found || main == "" || sub == "" || strings.ContainsAny(typ, " \t") {
 		return "", 0, false
 	}
 	q = 1
-	for _, p := range params[1:] {
+	for p := range strings.SplitSeq(params, ";") {
 		name, value, _ := strings.Cut(p, "=")
 		if strings.ToLower(strings.TrimSpace(name)) != "q" {
 			continue

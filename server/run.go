@@ -11,14 +11,26 @@ var streamHeaders = http.Header{
 	"X-Accel-Buffering": {"no"}, // nginx would buffer the stream otherwise
 }
 
+// Header values set on every run, shared as setHeaders shares them.
+var (
+	varyAccept    = []string{"Accept"}
+	contentTypeOf = map[wire][]string{sse: {sse.contentType()}, binary: {binary.contentType()}}
+)
+
 // handleRun answers POST /api/agent-analysis: a checked RunAgentInput gets
 // its scenario played as an AG-UI stream, SSE or binary as the request's
 // Accept says (negotiate.go); anything else a Problem.
 func handleRun(cfg Config, slots streamSlots) http.Handler {
 	framed := newTemplates(cfg.Scripts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Add("Vary", "Accept") // the answer's encoding follows it
-		req, p := decodeRunInput(w, r, cfg.BodyTimeout, cfg.Scripts)
+		// The answer's encoding follows Accept.
+		if h := w.Header(); h["Vary"] == nil {
+			h["Vary"] = varyAccept
+		} else {
+			h["Vary"] = append(h["Vary"], "Accept")
+		}
+		rc := http.NewResponseController(w)
+		req, p := decodeRunInput(w, rc, r, cfg.BodyTimeout, cfg.Scripts)
 		if p != nil {
 			writeProblem(w, p)
 			return
@@ -47,12 +59,11 @@ func handleRun(cfg Config, slots streamSlots) http.Handler {
 		defer slots.give()
 
 		setHeaders(w.Header(), streamHeaders)
-		w.Header().Set("Content-Type", wire.contentType())
+		w.Header()["Content-Type"] = contentTypeOf[wire]
 		if wire == binary {
 			addLogAttrs(w, slog.String("encoding", "binary"))
 		}
 		w.WriteHeader(http.StatusOK)
-		rc := http.NewResponseController(w)
 		s := stream{
 			w: w, rc: rc, scripts: cfg.Scripts, req: req, frames: frames, ids: id, wire: wire,
 			noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.onDispose, log: cfg.Logger,
