@@ -81,8 +81,44 @@ func (p *Proxy) startJudging(r *http.Request, start time.Time) *judging {
 		j.body.finish(true, nil)
 	}
 	p.judges.Add(1)
-	go j.judge() // it ends with the run
+	p.dispatch(j)
 	return j
+}
+
+// maxIdleJudges bounds the judge workers kept waiting between runs.
+const maxIdleJudges = 64
+
+// dispatch hands a run to an idle judge worker, or to a new one. A worker
+// goes on to the next run: the engine's reading needs a deeper stack than
+// a new goroutine's, and growing one for every run (copying it, twice)
+// cost a tenth of the proxy's CPU per stream.
+func (p *Proxy) dispatch(j *judging) {
+	select {
+	case p.work <- j:
+	default:
+		p.workers.Add(1)
+		go p.worker(j)
+	}
+}
+
+// worker judges runs until none comes and Close ends it, or enough others
+// wait already.
+func (p *Proxy) worker(j *judging) {
+	defer p.workers.Done()
+	for {
+		j.judge()
+		if p.idle.Add(1) > maxIdleJudges {
+			p.idle.Add(-1)
+			return
+		}
+		select {
+		case j = <-p.work:
+			p.idle.Add(-1)
+		case <-p.stop:
+			p.idle.Add(-1)
+			return
+		}
+	}
 }
 
 func (j *judging) answered(a answer) {

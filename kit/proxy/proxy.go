@@ -47,6 +47,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/cors"
@@ -109,6 +110,11 @@ type Proxy struct {
 	handler   http.Handler
 	threads   *threads
 	judges    sync.WaitGroup
+	work      chan *judging  // to an idle judge worker (judge.go)
+	idle      atomic.Int32   // workers waiting for a run
+	workers   sync.WaitGroup // every worker, idle or not
+	stop      chan struct{}  // closed by Close: idle workers end
+	closeOnce sync.Once
 
 	mu      sync.Mutex
 	summary Summary
@@ -131,7 +137,7 @@ func New(cfg Config) (*Proxy, error) {
 	if cfg.Report == nil {
 		cfg.Report = func(Run) {}
 	}
-	p := &Proxy{cfg: cfg, upstream: u, transport: cfg.Transport, threads: newThreads(cfg.Threads)}
+	p := &Proxy{cfg: cfg, upstream: u, transport: cfg.Transport, threads: newThreads(cfg.Threads), work: make(chan *judging), stop: make(chan struct{})}
 	if p.transport == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.DisableCompression = true // the client's Accept-Encoding, or none: the bytes are the upstream's
@@ -178,6 +184,8 @@ func (p *Proxy) Summary() Summary {
 // ended: shut the server down first) and closes idle upstream connections.
 func (p *Proxy) Close() {
 	p.judges.Wait()
+	p.closeOnce.Do(func() { close(p.stop) })
+	p.workers.Wait()
 	p.mu.Lock()
 	p.closed = true
 	p.mu.Unlock()
