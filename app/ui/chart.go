@@ -14,8 +14,9 @@ import (
 // of the given width. A few marks are drawn with their names, placed by
 // chart.Lay. A crowd is drawn in chunks, one per array of the Wire, each a
 // component: a delta to one service draws its chunk again and no other,
-// and a change to many chunks at once (a new snapshot, a filter) is drawn
-// a few chunks a paint, so that no render takes long.
+// and within it writes only the group of groupSize marks it is in; a
+// change to many chunks at once (a new snapshot, a filter) is drawn a few
+// chunks a paint, so that no render takes long.
 type chartView struct {
 	app.Compo
 	Chunks   [][]core.Service // the Wire's arrays
