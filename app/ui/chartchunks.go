@@ -50,22 +50,21 @@ func sameMap(a, b map[string]core.Service) bool {
 }
 
 // crowd draws the chunks, at most chunksPerPaint of them anew in the
-// browser; the others keep showing older data until the next paints.
-func (c *chartView) crowd(a chart.Area) (baselines, marks app.UI) {
+// browser; the others keep showing older data until the next paints. The
+// selected service is in the chunk at selected (-1: in none).
+func (c *chartView) crowd(a chart.Area, selected int) (baselines, marks app.UI) {
 	want := make([]chunkInput, len(c.Chunks))
 	for i, services := range c.Chunks {
 		want[i] = chunkInput{services: services, baseline: c.Baseline, filter: c.Filter, area: a}
-		for _, s := range services {
-			if s.ID == c.Selected {
-				want[i].selected = s.ID
-			}
+		if i == selected {
+			want[i].selected = c.Selected
 		}
 	}
 	quota := chunksPerPaint // chunks this render may draw anew
 	if app.IsServer {
 		quota = len(want) // the prerendered page, at once
 	}
-	shown := make([]chunkInput, len(want))
+	shown := make([]*chunkInput, len(want))
 	copy(shown, c.shown)
 	for i := range want {
 		if i < len(c.shown) && shown[i].same(want[i]) {
@@ -79,7 +78,7 @@ func (c *chartView) crowd(a chart.Area) (baselines, marks app.UI) {
 			}
 			continue
 		}
-		shown[i] = want[i]
+		shown[i] = &want[i]
 		quota--
 	}
 	c.shown = shown
@@ -111,16 +110,18 @@ const groupSize = 8
 // the browser parses a fragment's marks at once. A crowd's mark is its
 // shape alone, with no title (the table names every service); the
 // selected one is drawn over the crowd by the chart. In is what go-app
-// compares before drawing the chunk again: one value, the same array or
-// not.
+// compares before drawing the chunk again: the chart hands a chunk it
+// need not draw again the same pointer, which go-app's comparison (of
+// every exported field, by reflection, for each chunk of the crowd at
+// every render) takes at a glance.
 type markChunk struct {
 	app.Compo
-	In chunkInput
+	In *chunkInput
 
 	groups []group // the fragments as last drawn
 }
 
-func (k *markChunk) Render() app.UI { return drawGroups(&k.groups, k.In, marks) }
+func (k *markChunk) Render() app.UI { return drawGroups(&k.groups, *k.In, marks) }
 
 // marks is the markup of some services' marks.
 func marks(services []core.Service, in chunkInput) string {
@@ -140,7 +141,7 @@ func marks(services []core.Service, in chunkInput) string {
 // the baseline, for those that moved, as markChunk draws their marks.
 type baselineChunk markChunk
 
-func (k *baselineChunk) Render() app.UI { return drawGroups(&k.groups, k.In, baselines) }
+func (k *baselineChunk) Render() app.UI { return drawGroups(&k.groups, *k.In, baselines) }
 
 // baselines is the markup of where some services were at the baseline,
 // for those that moved; "" when none did.

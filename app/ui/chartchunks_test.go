@@ -25,7 +25,7 @@ func TestADeltaRedrawsOneGroup(t *testing.T) {
 		baseline[s.ID] = s
 	}
 	in := chunkInput{services: services, baseline: baseline, filter: core.All, area: chart.NewArea(600)}
-	marks, bases := &markChunk{In: in}, &baselineChunk{In: in}
+	marks, bases := &markChunk{In: &in}, &baselineChunk{In: &in}
 	marks.Render()
 	bases.Render()
 	before, basesBefore := slices.Clone(marks.groups), slices.Clone(bases.groups)
