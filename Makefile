@@ -86,7 +86,7 @@ bench: wasm chromium
 	AGUI_CORPUS=$(CORPUS) $(GO) test -run '^$$' -bench CorpusReplay -benchmem ./kit/check/ > $(BENCH)/check.txt
 	$(GO) run ./bench/proxy > $(BENCH)/proxy.txt
 	cd e2e/peer && npm ci --silent --no-audit --no-fund
-	BROTLI_QUALITY=$(BROTLI_QUALITY) CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench 'Browser|Rendering|PhoneStartup' -benchtime 1x -timeout 30m ./e2e/ > $(BENCH)/browser.txt
+	BROTLI_QUALITY=$(BROTLI_QUALITY) CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench 'Browser|Rendering|PhoneStartup' -benchtime 1x -timeout 30m ./e2e/ > $(BENCH)/browser.txt || { cat $(BENCH)/browser.txt; exit 1; }
 	@echo
 	@$(GO) run ./bench/table -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt $(BENCH)/check.txt $(BENCH)/proxy.txt
 
