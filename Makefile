@@ -8,10 +8,19 @@ PACKAGES   = $(shell $(GO) list ./... | grep -v /e2e)
 .PHONY: run test wasm vet lint unit fuzz wasm-test e2e chromium axe bench bench-peer conformance interop clean
 
 ## run: build the wasm and the server, and serve http://localhost:8080/agent-analysis
-## (the binary itself, not go run, so that Ctrl-C shuts it down cleanly)
-run: wasm
-	$(GO) build -o bin/agent-analysis ./server/cmd/agent-analysis
-	./bin/agent-analysis serve -addr $(ADDR) $(FLAGS)
+## (the binary itself, not go run, so that Ctrl-C shuts it down cleanly). The wasm's
+## brotli file is written in the background, off the way to the first page: until it
+## is, the server sends the wasm gzipped, and then brotli (see make wasm).
+run:
+	@echo "make run: building the browser client, web/app.wasm"
+	@GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/app.wasm ./wasm
+	@echo "make run: building the server and the compressor, bin/agent-analysis and bin/compress"
+	@$(GO) build -o bin/agent-analysis ./server/cmd/agent-analysis
+	@$(GO) build -o bin/compress ./server/cmd/compress
+	@echo "make run: compressing web/app.wasm with brotli (quality $(BROTLI_QUALITY)) in the background; meanwhile the wasm goes out gzipped"
+	@bin/compress -q $(BROTLI_QUALITY) web/app.wasm & compressing=$$!; \
+	  ./bin/agent-analysis serve -addr $(ADDR) $(FLAGS); served=$$?; \
+	  kill $$compressing 2>/dev/null; wait $$compressing 2>/dev/null; exit $$served
 
 ## test: gofmt, vet, staticcheck, unit tests natively and under wasm, a brief fuzz, browser tests
 test: vet lint unit fuzz wasm-test e2e
@@ -23,10 +32,12 @@ test: vet lint unit fuzz wasm-test e2e
 ## takes 2 s.
 BROTLI_QUALITY ?= 11
 wasm:
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/app.wasm ./wasm
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/inspector.wasm ./wasm/inspector
-	$(GO) run ./server/cmd/compress -q $(BROTLI_QUALITY) web/app.wasm
-	$(GO) run ./server/cmd/compress -q $(BROTLI_QUALITY) web/inspector.wasm
+	@echo "make wasm: building the browser client, web/app.wasm, and the inspector's page, web/inspector.wasm"
+	@GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/app.wasm ./wasm
+	@GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/inspector.wasm ./wasm/inspector
+	@echo "make wasm: compressing both with brotli (quality $(BROTLI_QUALITY))"
+	@$(GO) run ./server/cmd/compress -q $(BROTLI_QUALITY) web/app.wasm
+	@$(GO) run ./server/cmd/compress -q $(BROTLI_QUALITY) web/inspector.wasm
 
 vet:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt needed"; exit 1; }
@@ -101,7 +112,7 @@ bench: wasm chromium
 	$(GO) test -run '^$$' -bench 'Decode|ReadJSON' -benchmem ./agui/proto/ > $(BENCH)/codec.txt
 	$(GO) run ./bench/proxy > $(BENCH)/proxy.txt
 	cd e2e/peer && npm ci --silent --no-audit --no-fund
-	BROTLI_QUALITY=$(BROTLI_QUALITY) CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench 'Browser|Rendering|PhoneStartup' -benchtime 1x -timeout 30m ./e2e/ > $(BENCH)/browser.txt
+	BROTLI_QUALITY=$(BROTLI_QUALITY) CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench 'Browser|Rendering|PhoneStartup' -benchtime 1x -timeout 30m ./e2e/ > $(BENCH)/browser.txt || { cat $(BENCH)/browser.txt; exit 1; }
 	@echo
 	@$(GO) run ./bench/table -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt $(BENCH)/check.txt $(BENCH)/proxy.txt $(BENCH)/codec.txt
 

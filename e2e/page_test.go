@@ -50,6 +50,9 @@ type page struct {
 	problems []string
 	expected []string // problems a test provokes on purpose, by a text they contain
 	aborted  int      // requests the page aborted
+
+	closeTab func() // closes the tab and its browser context
+	closed   bool   // the tab was closed before the test ended
 }
 
 // atEachViewport runs f at both viewports, each in a fresh page.
@@ -108,10 +111,10 @@ func newBarePage(t testing.TB, vp viewport) *page {
 	// its condition holds, so generous limits cost the happy path nothing.
 	ctx, cancelTimeout := context.WithTimeout(ctx, 4*time.Minute)
 	t.Cleanup(cancelTimeout)
-	p := &page{t: t, ctx: ctx, vp: vp, base: baseURL}
+	p := &page{t: t, ctx: ctx, vp: vp, base: baseURL, closeTab: func() { cancelTimeout(); cancel() }}
 	p.watch()
 	t.Cleanup(func() {
-		if t.Failed() {
+		if t.Failed() && !p.closed {
 			p.keepArtifacts()
 		}
 	})
@@ -121,6 +124,14 @@ func newBarePage(t testing.TB, vp viewport) *page {
 	}
 	p.do(chromedp.EmulateViewport(vp.width, vp.height, opts...))
 	return p
+}
+
+// close closes the tab before the test ends, for a benchmark that opens
+// one page after another: the pages it is done with neither stay in the
+// browser's memory nor leave artifacts when it fails.
+func (p *page) close() {
+	p.closed = true
+	p.closeTab()
 }
 
 // watch records uncaught exceptions, console errors, a Go panic (printed

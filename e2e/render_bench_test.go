@@ -19,6 +19,16 @@ var crowdSizes = []int{4, 100, 1000, 10000}
 // crowdDeltas is how many single-service deltas follow the snapshot.
 const crowdDeltas = 20
 
+// crowdRuns is how many times each page is measured at each size; the
+// benchmark reports the medians.
+const crowdRuns = 5
+
+// deltaGrowthBudget bounds what a single-service delta costs this page at
+// 1,000 services against one at 4, measured in the same run (SPEC: within
+// 1.3x; the budget leaves room for the spread between runs): a delta costs
+// what it changes on the page, not what the page holds.
+const deltaGrowthBudget = 1.4
+
 // responsiveness keeps the page's long tasks (50 ms and over), as Chromium
 // reports them, and how long each click waited for the page: from the
 // input's time to its first listener.
@@ -39,18 +49,35 @@ const responsiveness = `(() => {
 // frame, so the waiting costs next to nothing), so the busy time between
 // two events is what that event cost the main thread: Chromium's
 // TaskDuration, in thread time. It reports, per N and page, the median of
-// three runs of: busy ms per delta, the longest task while the deltas
+// crowdRuns runs of: busy ms per delta, the longest task while the deltas
 // arrived, busy ms for the snapshot until drawn, the longest task
 // meanwhile, and the longest a click made meanwhile waited for the page.
+// The runs go round every size and page in turn, so that a machine busy
+// for a while weighs on all of them alike.
+//
+// It fails when a delta at 1,000 services costs this page more than
+// deltaGrowthBudget times one at 4, and reports the plain page's growth,
+// measured in the same run, beside it.
 func BenchmarkRendering(b *testing.B) {
+	kinds := []string{"ours", "plain"}
 	for b.Loop() {
-		for _, n := range crowdSizes {
-			for _, kind := range []string{"ours", "plain"} {
-				var runs []crowdResult
-				for range 3 {
-					runs = append(runs, measureCrowd(b, kind, n))
+		runs := map[string]map[int][]crowdResult{}
+		for _, kind := range kinds {
+			runs[kind] = map[int][]crowdResult{}
+		}
+		for range crowdRuns {
+			for _, n := range crowdSizes {
+				for _, kind := range kinds {
+					runs[kind][n] = append(runs[kind][n], measureCrowd(b, kind, n))
 				}
-				r := medianResult(runs)
+			}
+		}
+		perDelta := map[string]map[int]float64{}
+		for _, kind := range kinds {
+			perDelta[kind] = map[int]float64{}
+			for _, n := range crowdSizes {
+				r := medianResult(runs[kind][n])
+				perDelta[kind][n] = r.perDelta
 				b.ReportMetric(r.perDelta, fmt.Sprintf("%s-delta-ms/n=%d", kind, n))
 				b.ReportMetric(r.longest, fmt.Sprintf("%s-longest-ms/n=%d", kind, n))
 				b.ReportMetric(r.snapshot, fmt.Sprintf("%s-snapshot-ms/n=%d", kind, n))
@@ -60,6 +87,24 @@ func BenchmarkRendering(b *testing.B) {
 					kind, n, r.perDelta, r.longest, r.snapshot, r.snapshotLongest, r.clickWait)
 			}
 		}
+		checkDeltaGrowth(b, perDelta)
+	}
+}
+
+// checkDeltaGrowth holds this page's growth from 4 services to 1,000 to
+// deltaGrowthBudget, and reports the plain page's beside it.
+func checkDeltaGrowth(b *testing.B, perDelta map[string]map[int]float64) {
+	if perDelta["ours"][4] == 0 || perDelta["ours"][1000] == 0 {
+		return // not measured at both sizes
+	}
+	ours, plain := perDelta["ours"][1000]/perDelta["ours"][4], perDelta["plain"][1000]/perDelta["plain"][4]
+	b.ReportMetric(ours, "ours-delta-growth-x")
+	b.ReportMetric(plain, "plain-delta-growth-x")
+	b.Logf("a delta at 1,000 services against one at 4: this page %.2fx (%.1f ms against %.1f; budget %.1fx), the plain page %.2fx (%.1f ms against %.1f)",
+		ours, perDelta["ours"][1000], perDelta["ours"][4], deltaGrowthBudget, plain, perDelta["plain"][1000], perDelta["plain"][4])
+	if ours > deltaGrowthBudget {
+		b.Errorf("a delta at 1,000 services costs this page %.2fx one at 4 (%.1f ms against %.1f), over the budget of %.1fx; the plain page, in the same run: %.2fx",
+			ours, perDelta["ours"][1000], perDelta["ours"][4], deltaGrowthBudget, plain)
 	}
 }
 
@@ -163,6 +208,7 @@ func measureCrowd(b *testing.B, kind string, n int) crowdResult {
 	afterDeltas := taskSeconds(p)
 	longest := longestSince(deltasFrom)
 	agent.finish()
+	p.close()
 	return crowdResult{
 		perDelta:        (afterDeltas - afterSnapshot) * 1000 / crowdDeltas,
 		longest:         longest,

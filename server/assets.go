@@ -11,17 +11,26 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
 // wasmBuild is the built app.wasm, read once at start: its version (a hash
-// of the bytes) and its encodings.
+// of the bytes) and its encodings. Its brotli encoding may be written after
+// the server started (make run compresses in the background): until a
+// fresh app.wasm.br is there, the wasm goes out gzipped.
 type wasmBuild struct {
 	name     string // "app", "inspector": the file's name without .wasm
 	version  string
 	identity []byte
 	gzip     []byte
-	brotli   []byte // only when a fresh app.wasm.br was built beside it
+
+	brPath  string    // where the brotli encoding is written
+	built   time.Time // app.wasm's modification time: an older app.wasm.br is stale
+	log     *slog.Logger
+	mu      sync.Mutex
+	brotli  []byte // once a fresh app.wasm.br was found
+	waiting bool   // there was none at start: its arrival is logged
 }
 
 // loadWasm reads web/app.wasm, gzips it, and takes app.wasm.br if it is at
@@ -38,7 +47,7 @@ func loadWasmFile(webDir, name string, log *slog.Logger) *wasmBuild {
 	if err != nil {
 		return &wasmBuild{name: strings.TrimSuffix(name, ".wasm"), version: "no-wasm"}
 	}
-	b := &wasmBuild{name: strings.TrimSuffix(name, ".wasm"), version: shortHash(string(raw)), identity: raw}
+	b := &wasmBuild{name: strings.TrimSuffix(name, ".wasm"), version: shortHash(string(raw)), identity: raw, brPath: path + ".br", built: modTime(path), log: log}
 
 	var gz bytes.Buffer
 	w, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression) // 0.4 s for 8 MB; level 9 saves 0.6 %
@@ -46,14 +55,38 @@ func loadWasmFile(webDir, name string, log *slog.Logger) *wasmBuild {
 	w.Close()
 	b.gzip = gz.Bytes()
 
-	if br, err := os.ReadFile(path + ".br"); err == nil {
-		if modTime(path + ".br").Before(modTime(path)) {
-			log.Warn("ignoring a stale app.wasm.br; rebuild with make wasm", "dir", webDir)
+	if b.brotliEncoding() == nil {
+		b.waiting = true
+		if modTime(b.brPath).IsZero() {
+			log.Info("no app.wasm.br yet: the wasm goes out gzipped until it is written", "dir", webDir)
 		} else {
-			b.brotli = br
+			log.Warn("app.wasm.br is older than app.wasm: the wasm goes out gzipped until it is written again (make wasm, or make run in the background)", "dir", webDir)
 		}
 	}
 	return b
+}
+
+// brotliEncoding is the brotli encoding, nil until a fresh app.wasm.br is
+// there. Once found, it is kept: the file is written whole (through a
+// temporary file and a rename) and only once per build.
+func (b *wasmBuild) brotliEncoding() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.brotli != nil || b.brPath == "" {
+		return b.brotli
+	}
+	if written := modTime(b.brPath); written.IsZero() || written.Before(b.built) {
+		return nil // not written yet, or for an older build
+	}
+	br, err := os.ReadFile(b.brPath)
+	if err != nil {
+		return nil
+	}
+	b.brotli = br
+	if b.waiting {
+		b.log.Info("app.wasm.br is written: the wasm goes out brotli-compressed", "bytes", len(br))
+	}
+	return b.brotli
 }
 
 func modTime(path string) time.Time {
@@ -76,9 +109,15 @@ func (b *wasmBuild) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, encoding := b.identity, ""
-	switch accepts := r.Header.Get("Accept-Encoding"); {
-	case b.brotli != nil && acceptsEncoding(accepts, "br"):
-		body, encoding = b.brotli, "br"
+	accepts := r.Header.Get("Accept-Encoding")
+	takesBrotli := acceptsEncoding(accepts, "br")
+	var brotli []byte
+	if takesBrotli {
+		brotli = b.brotliEncoding()
+	}
+	switch {
+	case brotli != nil:
+		body, encoding = brotli, "br"
 	case acceptsEncoding(accepts, "gzip"):
 		body, encoding = b.gzip, "gzip"
 	}
@@ -87,8 +126,12 @@ func (b *wasmBuild) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Vary", "Accept-Encoding")
 	// go-app's loader shows progress against the decoded size.
 	h.Set("X-Wasm-Content-Length", strconv.Itoa(len(b.identity)))
+	// One version, three representations: each encoding has its own tag.
 	h.Set("ETag", `"`+b.version+"-"+encoding+`"`)
-	if r.URL.Path == b.url() {
+	// The versioned URL is cached for good, in the encoding this client
+	// will always get: not the gzip sent while brotli is being written,
+	// which the next visit asks for again, and then gets brotli.
+	if final := brotli != nil || !takesBrotli; r.URL.Path == b.url() && final {
 		h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	} else {
 		h.Set("Cache-Control", "no-cache")

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -61,7 +62,7 @@ func TestWasmIsServedCompressedAndCachedForGood(t *testing.T) {
 	h := server.New(server.Config{WebDir: webDir(t, wasm, "", 0)})
 	url := wasmURL(t, h)
 
-	rec := get(h, url, "Accept-Encoding", "gzip, deflate, br")
+	rec := get(h, url, "Accept-Encoding", "gzip, deflate")
 	hdr := rec.Header()
 	if rec.Code != 200 || hdr.Get("Content-Encoding") != "gzip" || hdr.Get("Content-Type") != "application/wasm" {
 		t.Fatalf("%d %v", rec.Code, hdr)
@@ -107,6 +108,65 @@ func TestBrotliOnlyWhenFresh(t *testing.T) {
 	stale := server.New(server.Config{WebDir: webDir(t, "wasm", "BROTLI", -time.Hour)})
 	if rec := get(stale, wasmURL(t, stale), "Accept-Encoding", "gzip, br"); rec.Header().Get("Content-Encoding") != "gzip" {
 		t.Errorf("stale .br was served: %v", rec.Header())
+	}
+}
+
+// make run writes app.wasm.br in the background: until it is there, the
+// wasm goes out gzipped, and only to a client that takes no brotli is that
+// answer cached for good; once it is written, the next request gets it.
+func TestBrotliIsTakenOnceWritten(t *testing.T) {
+	dir := webDir(t, "wasm", "", 0)
+	var log bytes.Buffer
+	h := server.New(server.Config{WebDir: dir, Logger: slog.New(slog.NewJSONHandler(&log, nil))})
+	url := wasmURL(t, h)
+	answer := func(accepts string, header ...string) (encoding, cache, etag string) {
+		t.Helper()
+		rec := get(h, url, append([]string{"Accept-Encoding", accepts}, header...)...)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("%s: %d", accepts, rec.Code)
+		}
+		return rec.Header().Get("Content-Encoding"), rec.Header().Get("Cache-Control"), rec.Header().Get("ETag")
+	}
+	const forGood = "public, max-age=31536000, immutable"
+
+	encoding, cache, gzipTag := answer("gzip, br")
+	if encoding != "gzip" || cache != "no-cache" {
+		t.Errorf("before app.wasm.br: %s, %s; want gzip, not cached for good", encoding, cache)
+	}
+	if encoding, cache, _ := answer("gzip"); encoding != "gzip" || cache != forGood {
+		t.Errorf("to a client without brotli: %s, %s", encoding, cache)
+	}
+
+	path := filepath.Join(dir, "app.wasm.br")
+	os.WriteFile(path, []byte("STALE"), 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(path, old, old)
+	if encoding, _, _ := answer("gzip, br"); encoding != "gzip" {
+		t.Errorf("a stale app.wasm.br was served: %s", encoding)
+	}
+
+	os.WriteFile(path, []byte("BROTLI"), 0o644)
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(path, later, later)
+	rec := get(h, url, "Accept-Encoding", "gzip, br", "If-None-Match", gzipTag)
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Encoding") != "br" || rec.Body.String() != "BROTLI" ||
+		rec.Header().Get("Cache-Control") != forGood || rec.Header().Get("ETag") == gzipTag {
+		t.Errorf("once app.wasm.br is written, a revalidation of the gzip answer got %d %v %q", rec.Code, rec.Header(), rec.Body)
+	}
+	if encoding, _, _ := answer("gzip"); encoding != "gzip" {
+		t.Errorf("a client without brotli got %s", encoding)
+	}
+
+	var said []string
+	for _, line := range logLines(t, &log) {
+		said = append(said, line["msg"].(string))
+	}
+	want := []string{
+		"no app.wasm.br yet: the wasm goes out gzipped until it is written",
+		"app.wasm.br is written: the wasm goes out brotli-compressed",
+	}
+	if !reflect.DeepEqual(said, want) {
+		t.Errorf("the log says %q, want %q", said, want)
 	}
 }
 

@@ -14,8 +14,9 @@ import (
 // of the given width. A few marks are drawn with their names, placed by
 // chart.Lay. A crowd is drawn in chunks, one per array of the Wire, each a
 // component: a delta to one service draws its chunk again and no other,
-// and a change to many chunks at once (a new snapshot, a filter) is drawn
-// a few chunks a paint, so that no render takes long.
+// and within it writes only the group of groupSize marks it is in; a
+// change to many chunks at once (a new snapshot, a filter) is drawn a few
+// chunks a paint, so that no render takes long.
 type chartView struct {
 	app.Compo
 	Chunks   [][]core.Service // the Wire's arrays
@@ -26,7 +27,8 @@ type chartView struct {
 	Width    float64
 
 	ctx          app.Context
-	shown        []chunkInput       // what each chunk component draws now
+	visible      rows               // the visible services, as last drawn
+	shown        []*chunkInput      // what each chunk component draws now
 	drawing      bool               // some chunks still show older data
 	descriptions []chunkDescription // each chunk's part of the text alternative
 }
@@ -38,18 +40,20 @@ func (c *chartView) OnMount(ctx app.Context) {
 
 func (c *chartView) Render() app.UI {
 	a := chart.NewArea(c.Width)
-	visible := visibleRows(c.Chunks, c.Filter)
+	visible := visibleRows(c.Chunks, c.Filter, c.visible)
+	c.visible = visible
 	var marks, baselines, over app.UI
 	var budget chart.Label
 	var note *chart.Label
 	c.drawing = false
 	crowded := visible.Len() > chart.MaxLabels
 	if crowded {
+		selected, in := locate(c.Chunks, c.Selected)
 		budget = chart.BudgetLabel(a)
-		baselines, marks = c.crowd(a)
+		baselines, marks = c.crowd(a, in)
 		// Over the crowd: the selected mark, and the budget line and its
 		// label, which the marks would hide.
-		over = svg("g").Class("over").Body(c.selectedMark(a), budgetLine(a, budget))
+		over = svg("g").Class("over").Body(c.selectedMark(a, selected), budgetLine(a, budget))
 	} else {
 		c.shown = nil
 		placed := make([]chart.Mark, visible.Len())
@@ -80,15 +84,27 @@ func (c *chartView) Render() app.UI {
 }
 
 // selectedMark is the selected service's mark in a crowd, if it is shown.
-func (c *chartView) selectedMark(a chart.Area) app.UI {
-	for _, chunk := range c.Chunks {
-		for _, s := range chunk {
-			if s.ID == c.Selected && c.Filter.Admits(s) {
-				return newMarkView(chart.Place(s, core.Service{}, false, true, a), chart.Label{})
+func (c *chartView) selectedMark(a chart.Area, s *core.Service) app.UI {
+	if s == nil || !c.Filter.Admits(*s) {
+		return nil
+	}
+	return newMarkView(chart.Place(*s, core.Service{}, false, true, a), chart.Label{})
+}
+
+// locate finds the service with this id in the Wire's arrays: the service,
+// and the array it is in; nil and -1 when it is not there.
+func locate(chunks [][]core.Service, id string) (s *core.Service, chunk int) {
+	if id == "" {
+		return nil, -1
+	}
+	for c, services := range chunks {
+		for k := range services {
+			if services[k].ID == id {
+				return &services[k], c
 			}
 		}
 	}
-	return nil
+	return nil, -1
 }
 
 // markView is one mark of a chart with few, with its title and its name

@@ -31,15 +31,13 @@ func (c *chartView) describeChart(visible rows) string {
 		} else {
 			parts[i] = describeChunk(chunk, c.Baseline, c.Filter)
 		}
-		for _, j := range parts[i].first {
+		for j := range parts[i].first {
 			if described == maxDescribed {
 				more++
 				continue
 			}
 			described++
-			s := chunk[j]
-			base, hasBase := c.Baseline[s.ID]
-			b.WriteString(". " + describeChange(s, base, hasBase))
+			b.WriteString(". " + parts[i].words(j))
 		}
 		more += parts[i].count - len(parts[i].first)
 	}
@@ -55,8 +53,23 @@ type chunkDescription struct {
 	services []core.Service
 	baseline map[string]core.Service
 	filter   core.Filter
-	count    int   // notable services
-	first    []int // where the first maxDescribed of them are; only the chart's first few are worded
+	count    int      // notable services
+	first    []int    // where the first maxDescribed of them are; only the chart's first few are worded
+	worded   []string // first's words, each written the first time it is needed
+}
+
+// words is how the jth of first moved, in words: written once, while the
+// chunk is the same array, and not at every delta to another chunk.
+func (d *chunkDescription) words(j int) string {
+	if d.worded == nil {
+		d.worded = make([]string, len(d.first))
+	}
+	if d.worded[j] == "" {
+		s := d.services[d.first[j]]
+		base, hasBase := d.baseline[s.ID]
+		d.worded[j] = describeChange(s, base, hasBase)
+	}
+	return d.worded[j]
 }
 
 func (d chunkDescription) same(services []core.Service, baseline map[string]core.Service, f core.Filter) bool {

@@ -42,3 +42,13 @@ func (b *markup) attrs(class, name, value string) {
 		b.WriteString(" " + name + `="` + html.EscapeString(value) + `"`)
 	}
 }
+
+// fragment is what was written, as one SVG element that go-app can mount
+// (its root must be an element the browser parses as SVG); "" when nothing
+// was.
+func (b *markup) fragment() string {
+	if b.Len() == 0 {
+		return ""
+	}
+	return `<svg overflow="visible">` + b.String() + `</svg>`
+}

@@ -60,7 +60,7 @@ func (t *serviceTable) OnMount(ctx app.Context) {
 func (t *serviceTable) OnDismount() { t.box.stop() }
 
 func (t *serviceTable) Render() app.UI {
-	t.visible = visibleRows(t.Chunks, t.Filter)
+	t.visible = visibleRows(t.Chunks, t.Filter, t.visible)
 	n := t.visible.Len()
 	virtual := n > virtualFrom
 	first, last := 0, n

@@ -529,10 +529,11 @@ func TestCrowdMarkupEscapesIDs(t *testing.T) {
 		{ID: hostile, Name: "B", Series: core.PlatformSeries, Volume: 30, Latency: 40},
 	}
 	baseline := map[string]core.Service{hostile: {ID: hostile, Series: core.PlatformSeries, Volume: 1, Latency: 2}}
+	area := chart.NewArea(600)
 	for chunk, last := range map[app.UI]string{
-		&markChunk{Services: services, Filter: core.All, Width: 600}:                         hostile,
-		&markChunk{Services: services, Filter: core.All, Width: 600, Selected: hostile}:      "a", // drawn over the crowd, by go-app
-		&baselineChunk{Services: services, Baseline: baseline, Filter: core.All, Width: 600}: hostile,
+		&markChunk{In: &chunkInput{services: services, filter: core.All, area: area}}:                         hostile,
+		&markChunk{In: &chunkInput{services: services, filter: core.All, area: area, selected: hostile}}:      "a", // drawn over the crowd, by go-app
+		&baselineChunk{In: &chunkInput{services: services, baseline: baseline, filter: core.All, area: area}}: hostile,
 	} {
 		doc, err := html.Parse(strings.NewReader("<svg>" + app.HTMLString(chunk) + "</svg>"))
 		if err != nil {
