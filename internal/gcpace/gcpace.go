@@ -1,5 +1,6 @@
-// Package gcpace sets the garbage collector's pace of agent-analysis, and
-// of the floors bench/ measures it against, so that both run alike.
+// Package gcpace sets the garbage collector's pace of agent-analysis
+// serve, and of the floors bench/ measures it against, so that both run
+// alike.
 package gcpace
 
 import "runtime/debug"

@@ -13,12 +13,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/agent-analysis/agent-analysis/internal/gcpace"
 )
 
 func main() {
-	gcpace.Set(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	code := exitCode(run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr)
