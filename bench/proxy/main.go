@@ -108,12 +108,15 @@ func run(streams, c int) error {
 		m := mean(rounds[i])
 		fmt.Printf("| %s | %.0f | %.2fx | %.1f µs | %.1f µs | %.2f ms | %.2f ms |\n", names[i], m.perSecond, m.perSecond/d.perSecond, m.cpu[0], m.cpu[1], m.p50, m.p99)
 	}
-	fmt.Printf("\nthrough/straight streams/s %.2fx (goal at least 0.8x) · proxy/server CPU %.2fx (goal at most 1x) · first byte p50 %+.2f ms (goal within 2 ms)\n\n",
-		t.perSecond/d.perSecond, t.cpu[1]/d.cpu[0], t.p50-d.p50)
-	// For bench/table.
+	// The yardstick is Go's own reverse proxy, the least an HTTP proxy
+	// pays: the judging must cost little beside it, and stay off the
+	// bytes' path.
 	r, f := mean(rounds[2]), mean(rounds[3])
-	fmt.Printf("BenchmarkProxy 1 %d concurrency %.0f straight-streams/s %.0f proxy-streams/s %.1f server-µs/stream %.1f proxy-µs/stream %.3f straight-ttfb-ms %.3f proxy-ttfb-ms %.0f reverse-streams/s %.1f reverse-µs/stream %.0f relay-streams/s %.1f relay-µs/stream\n",
-		c, d.perSecond, t.perSecond, d.cpu[0], t.cpu[1], d.p50, t.p50, r.perSecond, r.cpu[1], f.perSecond, f.cpu[1])
+	fmt.Printf("\nproxy CPU against Go's reverse proxy %.2fx (goal at most 1.3x) · first byte p50 %+.2f ms against it (goal within 0.5 ms)\n\n",
+		t.cpu[1]/r.cpu[1], t.p50-r.p50)
+	// For bench/table.
+	fmt.Printf("BenchmarkProxy 1 %d concurrency %.0f straight-streams/s %.0f proxy-streams/s %.1f server-µs/stream %.1f proxy-µs/stream %.3f straight-ttfb-ms %.3f proxy-ttfb-ms %.0f reverse-streams/s %.1f reverse-µs/stream %.3f reverse-ttfb-ms %.0f relay-streams/s %.1f relay-µs/stream\n",
+		c, d.perSecond, t.perSecond, d.cpu[0], t.cpu[1], d.p50, t.p50, r.perSecond, r.cpu[1], r.p50, f.perSecond, f.cpu[1])
 	return nil
 }
 

@@ -93,11 +93,11 @@ func main() {
 	if p := proxy["Proxy"]; p != nil {
 		straight := p["straight-streams/s"]
 		row(fmt.Sprintf("(a) server: through agent-analysis proxy, %.0f normal streams at once, delays zeroed, loopback", p["concurrency"]),
-			fmt.Sprintf("%s streams/s straight · %s through the proxy (%.2fx; goal 0.8x) · proxy CPU %.1f µs/stream, the server's %.1f (%.2fx; goal 1x) · first byte p50 %.2f ms straight, %.2f ms through (goal within 2 ms) · floors (bench/floor): Go's httputil.ReverseProxy, judging nothing, %.2fx at %.1f µs/stream; a TCP relay, reading no HTTP, %.2fx at %.1f µs/stream",
+			fmt.Sprintf("proxy CPU %.1f µs/stream against Go's httputil.ReverseProxy's %.1f, judging nothing (%.2fx; goal at most 1.3x) · first byte p50 %.2f ms through it, %.2f ms through the reverse proxy (%+.2f ms; goal within 0.5 ms), %.2f ms straight · %s streams/s straight, %s through the proxy (%.2fx), %.2fx through the reverse proxy · a TCP relay, reading no HTTP (bench/floor): %.2fx at %.1f µs/stream",
+				p["proxy-µs/stream"], p["reverse-µs/stream"], p["proxy-µs/stream"]/p["reverse-µs/stream"],
+				p["proxy-ttfb-ms"], p["reverse-ttfb-ms"], p["proxy-ttfb-ms"]-p["reverse-ttfb-ms"], p["straight-ttfb-ms"],
 				group(straight), group(p["proxy-streams/s"]), p["proxy-streams/s"]/straight,
-				p["proxy-µs/stream"], p["server-µs/stream"], p["proxy-µs/stream"]/p["server-µs/stream"],
-				p["straight-ttfb-ms"], p["proxy-ttfb-ms"],
-				p["reverse-streams/s"]/straight, p["reverse-µs/stream"], p["relay-streams/s"]/straight, p["relay-µs/stream"]))
+				p["reverse-streams/s"]/straight, p["relay-streams/s"]/straight, p["relay-µs/stream"]))
 	}
 	if s := server["HealthzUnderStalledBodies"]; s != nil {
 		row(fmt.Sprintf("(b) server: /healthz while %s connections trickle their bodies", group(s["stalled-bodies"])),
