@@ -172,8 +172,13 @@ func checkVersion(req *runInput) *Problem {
 // readBody reads the bounded body under a read deadline. Once the body has
 // been read to its end, net/http clears the deadline for the stream.
 func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Request, timeout time.Duration) ([]byte, error) {
-	if err := rc.SetReadDeadline(time.Now().Add(timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		return nil, err
+	// A server whose ReadTimeout bounds the whole request within timeout
+	// has set a tighter deadline already: another would cost a timer's
+	// move per request, which showed at 128 streams at once.
+	if srv, ok := r.Context().Value(http.ServerContextKey).(*http.Server); !ok || srv.ReadTimeout <= 0 || srv.ReadTimeout > timeout {
+		if err := rc.SetReadDeadline(time.Now().Add(timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return nil, err
+		}
 	}
 	// Shutdown cancels every request context: a stalled body ends at once.
 	stop := context.AfterFunc(r.Context(), func() { rc.SetReadDeadline(time.Now()) })

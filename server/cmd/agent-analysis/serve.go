@@ -103,9 +103,10 @@ func serve(ctx context.Context, f serveFlags, stdout io.Writer) error {
 			WebDir: f.web, Logger: logger, Scripts: scripts, NoDelay: f.noDelay, MaxStreams: f.maxStreams, CORSOrigins: f.origins,
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
-		// Headers, then a body: the API's handler gives a body 10 s of its
+		// Headers and body within the 10 s the API's handler gives a body
+		// (server.Config.BodyTimeout), which then sets no deadline of its
 		// own; this also bounds a body no handler reads.
-		ReadTimeout: 15 * time.Second,
+		ReadTimeout: 10 * time.Second,
 		IdleTimeout: 60 * time.Second,
 		ErrorLog:    slog.NewLogLogger(handler, slog.LevelWarn),
 	}
