@@ -63,29 +63,15 @@ func answer(conn net.Conn, within time.Duration) (status string, closed bool) {
 func TestATrickledBodyIsCutWith408(t *testing.T) {
 	srv := httptest.NewServer(server.New(server.Config{BodyTimeout: 300 * time.Millisecond}))
 	defer srv.Close()
-	stop := make(chan struct{})
-	defer close(stop)
-	conn, err := trickle(t, srv.Listener.Addr().String(), 50*time.Millisecond, stop)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
 	start := time.Now()
-	status, closed := answer(conn, 20*time.Second)
-	if status != "HTTP/1.1 408 Request Timeout" || !closed {
-		t.Fatalf("status %q, closed %v", status, closed)
-	}
+	expectCut(t, srv)
 	t.Logf("cut after %v (body timeout 300ms)", time.Since(start).Round(time.Millisecond))
 }
 
-// Under a server whose ReadTimeout bounds the request within the body
-// timeout (as serve runs it), the handler sets no deadline of its own and
-// the server's cuts the body the same way.
-func TestATrickledBodyIsCutByTheServersReadTimeout(t *testing.T) {
-	srv := httptest.NewUnstartedServer(server.New(server.Config{BodyTimeout: time.Hour}))
-	srv.Config.ReadTimeout = 300 * time.Millisecond
-	srv.Start()
-	defer srv.Close()
+// expectCut trickles a body to srv and expects a 408, the connection
+// closed after it.
+func expectCut(t *testing.T, srv *httptest.Server) {
+	t.Helper()
 	stop := make(chan struct{})
 	defer close(stop)
 	conn, err := trickle(t, srv.Listener.Addr().String(), 50*time.Millisecond, stop)
@@ -96,6 +82,17 @@ func TestATrickledBodyIsCutByTheServersReadTimeout(t *testing.T) {
 	if status, closed := answer(conn, 20*time.Second); status != "HTTP/1.1 408 Request Timeout" || !closed {
 		t.Fatalf("status %q, closed %v", status, closed)
 	}
+}
+
+// Under a server whose ReadTimeout bounds the request within the body
+// timeout (as serve runs it), the handler sets no deadline of its own and
+// the server's cuts the body the same way.
+func TestATrickledBodyIsCutByTheServersReadTimeout(t *testing.T) {
+	srv := httptest.NewUnstartedServer(server.New(server.Config{BodyTimeout: time.Hour}))
+	srv.Config.ReadTimeout = 300 * time.Millisecond
+	srv.Start()
+	defer srv.Close()
+	expectCut(t, srv)
 }
 
 // Many stalled bodies at once: each is cut, and /healthz answers all along.
