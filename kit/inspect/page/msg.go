@@ -6,9 +6,9 @@ import "github.com/agent-analysis/agent-analysis/kit/inspect/runs"
 // brings back.
 type Msg interface{ msg() }
 
-// Mounted: the page is in the browser; Hash is the URL's fragment, which
-// may name a run and an event to show again.
-type Mounted struct{ Hash string }
+// Located: the URL's fragment, as the page loads or as the person goes
+// back and forth: it may name a run and an event to show.
+type Located struct{ Hash string }
 
 // LiveOpened: the live feed is (again) connected: what was missed is read anew.
 type LiveOpened struct{}
@@ -109,7 +109,7 @@ type Opened struct {
 	Err  error
 }
 
-func (Mounted) msg()    {}
+func (Located) msg()    {}
 func (LiveOpened) msg() {}
 func (LiveLost) msg()   {}
 func (LiveUpdate) msg() {}

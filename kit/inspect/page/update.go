@@ -15,8 +15,12 @@ const pageSize = 500
 // the Cmd the runtime performs, whose answer comes back as a Msg.
 func Update(m Model, msg Msg) (Model, Cmd) {
 	switch msg := msg.(type) {
-	case Mounted:
-		if id, cursor := readPlace(msg.Hash); id != "" {
+	case Located:
+		switch id, cursor := readPlace(msg.Hash); {
+		case id == "", id == m.Shown.ID && cursor == m.Shown.Cursor:
+		case id == m.Shown.ID:
+			return moveTo(m, cursor)
+		default:
 			return choose(m, id, cursor)
 		}
 	case LiveOpened:
@@ -212,6 +216,10 @@ func gotEvents(m Model, msg GotEvents) (Model, Cmd) {
 			s.Events = append(s.Events, ev)
 		}
 		s.More = msg.More
+	}
+	if !s.More && s.Cursor > s.Last() { // the URL named an event the run has not
+		s.Cursor = s.Last()
+		return m, batch(s.readAt(), KeepPlace{Hash: placeHash(s.ID, s.Cursor)})
 	}
 	if s.More || s.Reading.EventsAgain {
 		s.Reading.EventsAgain = false

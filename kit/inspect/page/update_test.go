@@ -71,14 +71,14 @@ func TestChoosingARunReadsItsDetailEventsAndStateBeforeTheFirstEvent(t *testing.
 }
 
 func TestAReloadShowsTheRunAndEventTheURLNames(t *testing.T) {
-	m, cmd := Update(NewModel(), Mounted{Hash: "#event=4&run=3"})
+	m, cmd := Update(NewModel(), Located{Hash: "#event=4&run=3"})
 	if m.Shown.ID != "3" || m.Shown.Cursor != 4 {
 		t.Errorf("shown %+v", m.Shown)
 	}
 	if b, _ := cmd.(Batch); len(b) != 4 || b[2] != (ReadAt{ID: "3", Index: 4}) {
 		t.Errorf("cmd %#v", cmd)
 	}
-	if m, cmd := Update(NewModel(), Mounted{Hash: ""}); m.Shown.ID != "" || cmd != nil {
+	if m, cmd := Update(NewModel(), Located{Hash: ""}); m.Shown.ID != "" || cmd != nil {
 		t.Errorf("no fragment: %+v %#v", m.Shown, cmd)
 	}
 }
