@@ -136,7 +136,6 @@ func (h *runHead) copyBar() app.UI {
 }
 
 func (h *runHead) copy(ctx app.Context, e app.Event) {
-	ctx.PreventUpdate()
 	h.send(ChoseCopy{What: Export(ctx.JSSrc().Get("dataset").Get("copy").String())})
 }
 

@@ -102,7 +102,6 @@ func (v *stateView) line(l Line) app.UI {
 }
 
 func (v *stateView) toggle(ctx app.Context, e app.Event) {
-	ctx.PreventUpdate()
 	b := ctx.JSSrc()
 	v.send(Toggled{Pointer: b.Get("dataset").Get("pointer").String(), Open: b.Call("getAttribute", "aria-expanded").String() != "true"})
 }

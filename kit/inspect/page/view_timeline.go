@@ -37,20 +37,28 @@ type timeline struct {
 }
 
 func (t *timeline) OnMount(ctx app.Context) {
-	ctx.Defer(func(app.Context) { t.measure(true) })
+	ctx.Defer(func(ctx app.Context) {
+		if t.measure(true) {
+			ctx.Dispatch(nil) // draw what it changed: no handler is running
+		}
+	})
 }
 
 // OnUpdate measures again once drawn: the box grows with its first rows.
 func (t *timeline) OnUpdate(ctx app.Context) {
-	ctx.Defer(func(app.Context) { t.measure(false) })
+	ctx.Defer(func(ctx app.Context) {
+		if t.measure(false) {
+			ctx.Dispatch(nil)
+		}
+	})
 }
 
 // measure tells Update where the box is; only when it moved by a row or
-// more, or changed size, unless told.
-func (t *timeline) measure(always bool) {
+// more, or changed size, unless told. It reports whether it told.
+func (t *timeline) measure(always bool) bool {
 	box := app.Window().GetElementByID(timelineBoxID)
 	if !box.Truthy() {
-		return
+		return false
 	}
 	rowPx := rowRem * rootFontPx()
 	top := box.Get("scrollTop").Float()
@@ -60,15 +68,19 @@ func (t *timeline) measure(always bool) {
 	}
 	at := int(top / rowPx)
 	if !always && at == t.at && height == t.height && rowPx == t.RowPx {
-		return
+		return false
 	}
 	t.at, t.height = at, height
 	t.send(Scrolled{Top: top, Height: height, RowPx: rowPx})
+	return true
 }
 
+// onScroll draws the rows the box moved to. (A handler that changes the
+// Model lets go-app update the page: PreventUpdate would stop it.)
 func (t *timeline) onScroll(ctx app.Context, e app.Event) {
-	ctx.PreventUpdate()
-	t.measure(false)
+	if !t.measure(false) {
+		ctx.PreventUpdate()
+	}
 }
 
 // rootFontPx is a rem in CSS pixels, as the browser has it.
@@ -156,7 +168,6 @@ func (t *timeline) stepper() app.UI {
 }
 
 func (t *timeline) onStep(ctx app.Context, e app.Event) {
-	ctx.PreventUpdate()
 	data := ctx.JSSrc().Get("dataset")
 	by, _ := strconv.Atoi(data.Get("by").String())
 	to, _ := strconv.Atoi(data.Get("to").String())
@@ -165,8 +176,8 @@ func (t *timeline) onStep(ctx app.Context, e app.Event) {
 
 // onKey steps from the box: the page draws the step.
 func (t *timeline) onKey(ctx app.Context, e app.Event) {
-	ctx.PreventUpdate()
 	if e.Get("altKey").Bool() || e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() {
+		ctx.PreventUpdate()
 		return
 	}
 	page := 10
@@ -190,6 +201,7 @@ func (t *timeline) onKey(ctx app.Context, e app.Event) {
 	case "End":
 		msg = Stepped{To: Final}
 	default:
+		ctx.PreventUpdate()
 		return
 	}
 	e.PreventDefault() // the box would scroll by itself
@@ -198,9 +210,9 @@ func (t *timeline) onKey(ctx app.Context, e app.Event) {
 
 // onClick selects the event of the row clicked (a rule's link opens too).
 func (t *timeline) onClick(ctx app.Context, e app.Event) {
-	ctx.PreventUpdate()
 	row := e.Get("target").Call("closest", "tr[data-index]")
 	if !row.Truthy() {
+		ctx.PreventUpdate()
 		return
 	}
 	if i, err := strconv.Atoi(row.Get("dataset").Get("index").String()); err == nil {
