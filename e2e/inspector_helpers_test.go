@@ -9,12 +9,15 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/agent-analysis/agent-analysis/kit/inspect/runs"
 )
 
 // inspectorProcess is the built binary serving the inspector: proxy
@@ -88,15 +91,6 @@ func startInspectorProcess(t testing.TB, args ...string) *inspectorProcess {
 		}
 	})
 	return p
-}
-
-// agentCheck runs the built binary's check -url against url, as a client
-// of the agent would: the run passes the proxy. Its verdict is its own
-// business; the output is returned for failure messages.
-func agentCheck(t testing.TB, url string, args ...string) string {
-	t.Helper()
-	out, _ := exec.Command(serverBin, append([]string{"check", "-url", url}, args...)...).CombinedOutput()
-	return string(out)
 }
 
 // openInspector loads the inspector (at a run, when hash names one) and
@@ -211,4 +205,26 @@ func apiJSON(t testing.TB, url string, v any) {
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// approveThrough runs the approval scenario through the proxy on a thread,
+// then the resume that approves it, as a client does: the state and the
+// messages the interrupted run ended with, and the answer to its question.
+// It returns the interrupted run's detail.
+func approveThrough(t testing.TB, insp *inspectorProcess, thread string) runs.Detail {
+	t.Helper()
+	var before struct{ Runs []runs.Run }
+	apiJSON(t, insp.url+"/api/runs", &before)
+	id := strconv.Itoa(len(before.Runs) + 1)
+	runScenario(t, insp.proxy, thread, "approval")
+	var asked runs.Detail
+	apiJSON(t, insp.url+"/api/runs/"+id, &asked)
+	if asked.Status != runs.Interrupted || len(asked.Questions) != 1 {
+		t.Fatalf("run %s: %+v", id, asked)
+	}
+	var at runs.At
+	apiJSON(t, fmt.Sprintf("%s/api/runs/%s/at/%d", insp.url, id, asked.Events-1), &at)
+	resume := []map[string]any{{"interruptId": asked.Questions[0].ID, "status": "resolved", "payload": map[string]bool{"approved": true}}}
+	postRun(t, insp.proxy, agentInput(thread, "run-2", "approval", at.State, at.Messages, resume))
+	return asked
 }

@@ -19,22 +19,17 @@ func TestInspectorScreens(t *testing.T) {
 	if dir == "" && !docs {
 		t.Skip("set E2E_SCREENS to a folder, or E2E_DOCS, to save screenshots")
 	}
-	agent, err := startServer(serverBin, "-web", webDir, "-no-delay")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer agent.stop()
 	for _, scheme := range []string{"light", "dark"} {
 		atEachViewport(t, func(t *testing.T, p *page) {
-			insp := startProxyInspector(t, agent.url+"/api/agent-analysis")
-			for _, args := range [][]string{{"-scenario", "normal"}, {"-scenario", "approval", "-answer", "approve"}, {"-scenario", "events-after-finish"}} {
-				agentCheck(t, insp.proxy, args...)
-			}
+			insp := proxyInspector(t)
+			runScenario(t, insp.proxy, "thread-a", "normal")
+			approveThrough(t, insp, "thread-b")
+			runScenario(t, insp.proxy, "thread-c", "events-after-finish")
 			p.emulateColorScheme(scheme)
 			p.openInspector(insp.url, "#run=4&event=5")
 			p.waitRun("4", "failed")
 			p.waitShown("4")
-			p.until("the state at event 5", `document.querySelector('.state')?.dataset.at === '5'`)
+			p.until("the state at event 5", `document.querySelector('.state .state-at')?.textContent.startsWith('After event #5: the run broke a rule at event #4')`)
 			shot := func(name string) {
 				if o := p.overflow(); o > 0 {
 					t.Errorf("%s: the document overflows the %d px viewport by %d px", name, p.vp.width, o)
@@ -57,8 +52,8 @@ func TestInspectorScreens(t *testing.T) {
 			}
 			shot("failed")
 			p.chooseRun("2")
-			p.input(chromedp.Click(`tr[data-index="6"]`))
-			p.until("the state at event 6", `document.querySelector('.state')?.dataset.at === '6'`)
+			p.click("Last")
+			p.until("the state at the end", `document.querySelector('.state')?.dataset.at === '7'`)
 			shot("interrupted")
 		})
 	}

@@ -14,8 +14,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-
-	"github.com/agent-analysis/agent-analysis/kit/inspect/runs"
 )
 
 // quickAgent is the suite's server playing every script without its
@@ -145,16 +143,7 @@ func TestInspectorStepsTheState(t *testing.T) {
 func TestInspectorLinksAnInterruptAndItsAnswer(t *testing.T) {
 	atEachViewport(t, func(t *testing.T, p *page) {
 		insp := proxyInspector(t)
-		runScenario(t, insp.proxy, "thread-a", "approval")
-		var asked runs.Detail
-		apiJSON(t, insp.url+"/api/runs/1", &asked)
-		if asked.Status != runs.Interrupted || len(asked.Questions) != 1 {
-			t.Fatalf("run 1: %+v", asked)
-		}
-		var at runs.At
-		apiJSON(t, fmt.Sprintf("%s/api/runs/1/at/%d", insp.url, asked.Events-1), &at)
-		resume := []map[string]any{{"interruptId": asked.Questions[0].ID, "status": "resolved", "payload": map[string]bool{"approved": true}}}
-		postRun(t, insp.proxy, agentInput("thread-a", "run-2", "approval", at.State, at.Messages, resume))
+		asked := approveThrough(t, insp, "thread-a")
 
 		p.openInspector(insp.url, "")
 		p.waitRun("2", "ok")

@@ -85,6 +85,11 @@ func (s Shown) Row() int {
 	return s.Pos[s.Cursor]
 }
 
+// ReadingAt reports whether the state for the cursor is still being read.
+func (s Shown) ReadingAt() bool {
+	return s.At == nil || s.Reading.At || s.Reading.AtIndex != s.Cursor
+}
+
 // Event is the cursor's event, or nil before the first.
 func (s Shown) Event() *runs.Event {
 	if s.Cursor < 0 || s.Cursor >= len(s.Pos) {

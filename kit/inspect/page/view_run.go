@@ -9,8 +9,8 @@ import (
 	"github.com/agent-analysis/agent-analysis/kit/inspect/runs"
 )
 
-// runView is the shown run: its header, its events and its state side
-// by side, its conversation, and its request.
+// runView is the shown run: its header, its events, the state and the
+// conversation after the selected one side by side, and its request.
 func runView(s Shown, send func(Msg)) app.UI {
 	if s.ID == "" {
 		return app.Section().Class("card", "run-view", "empty-run").Aria("labelledby", "run-title").Body(
@@ -23,14 +23,14 @@ func runView(s Shown, send func(Msg)) app.UI {
 	at := s.At
 	return app.Div().Class("run-view").DataSet("run", s.ID).Body(
 		&runHead{Detail: s.Detail, Gone: s.Gone, ID: s.ID, send: send},
+		&timeline{
+			RunID: s.ID, Rows: s.Events[first:last], First: first, Total: len(s.Events), Count: len(s.Pos),
+			More: s.More, Cursor: s.Cursor, RowPx: s.Scroll.RowPx, Truncated: s.Detail != nil && s.Detail.Truncated, Current: s.Event(), send: send,
+		},
 		app.Div().Class("split").Body(
-			&timeline{
-				RunID: s.ID, Rows: s.Events[first:last], First: first, Total: len(s.Events), Count: len(s.Pos),
-				More: s.More, Cursor: s.Cursor, RowPx: s.Scroll.RowPx, Truncated: s.Detail != nil && s.Detail.Truncated, Current: s.Event(), send: send,
-			},
-			&stateView{At: at, Cursor: s.Cursor, Open: s.Open, send: send},
+			&stateView{At: at, Cursor: s.Cursor, Reading: s.ReadingAt(), Open: s.Open, send: send},
+			&talkView{At: at, Cursor: s.Cursor, Detail: s.Detail, Asked: s.Asked, Answer: s.Answer, send: send},
 		),
-		&talkView{At: at, Cursor: s.Cursor, Detail: s.Detail, Asked: s.Asked, Answer: s.Answer, send: send},
 		&requestView{Detail: s.Detail},
 	)
 }

@@ -16,10 +16,11 @@ const maxDepthClass = 12
 // the event changed highlighted (and said), and why an update was refused.
 type stateView struct {
 	app.Compo
-	At     *runs.At
-	Cursor int
-	Open   map[string]bool
-	send   func(Msg)
+	At      *runs.At
+	Cursor  int
+	Reading bool // At is for an earlier cursor: the cursor's is being read
+	Open    map[string]bool
+	send    func(Msg)
 
 	parsed *runs.At // the At tree was read from
 	tree   Node
@@ -49,8 +50,11 @@ func (v *stateView) Render() app.UI {
 			where += " It changed " + count(n, "place") + ", marked changed below."
 		}
 	}
-	if at.Index != v.Cursor {
+	switch {
+	case v.Reading:
 		where += " Reading the state at the selected event…"
+	case at.Index < v.Cursor:
+		where = fmt.Sprintf("After event #%d: the run broke a rule at event #%d and the engine read no further; the state is as it stood there.", v.Cursor, at.Index)
 	}
 	body := []app.UI{head, app.P().Class("state-at").Text(where)}
 	if at.Refused != "" {

@@ -119,7 +119,8 @@ func questions(qs []runs.Question) app.UI {
 			facts = append(facts, app.Dt().Text("Tool call"), app.Dd().Text(q.ToolCallID))
 		}
 		if len(q.Schema) > 0 {
-			facts = append(facts, app.Dt().Text("Answer schema"), app.Dd().Body(app.Code().Text(string(q.Schema))))
+			facts = append(facts, app.Dt().Text("Answer schema"), app.Dd().Body(
+				app.Pre().Class("json").TabIndex(0).Aria("label", "Answer schema of interrupt "+q.ID).Text(indent(string(q.Schema)))))
 		}
 		return app.Li().Body(app.Dl().Class("facts").Body(facts...))
 	}))
