@@ -39,22 +39,26 @@ const (
 //   - a 10,000-event script opened with inspect FILE: from the click on the
 //     run, every page of events read, the box scrolled to its end in 20
 //     steps, and End pressed; the longest task Chromium reports
-//     (PerformanceObserver 'longtask', which sees tasks of 50 ms and over).
+//     (PerformanceObserver 'longtask', which sees tasks of 50 ms and over),
+//     the first time the page shows a run after loading (its code not yet
+//     compiled by the browser) and again after another run.
 func BenchmarkInspector(b *testing.B) {
 	for b.Loop() {
-		p95, max := inspectorLatency(b)
-		longest, tasks := inspectorBigRun(b)
+		cold, warm := inspectorBigRun(b)
+		p95, worstLag := inspectorLatency(b)
 		b.ReportMetric(p95, "ms-event-to-screen-p95")
-		b.ReportMetric(max, "ms-event-to-screen-max")
-		b.ReportMetric(longest, "ms-longest-task-10k")
-		b.ReportMetric(float64(tasks), "long-tasks-10k")
-		b.Logf("event to screen at 50/s: p95 %.1f ms, max %.1f ms (budget p95 %d ms); 10,000-event run: longest task %.0f ms, %d long tasks (budget: none over %d ms)",
-			p95, max, inspectorLatencyBudgetMs, longest, tasks, inspectorLongTaskBudgetMs)
+		b.ReportMetric(worstLag, "ms-event-to-screen-max")
+		b.ReportMetric(cold.longest, "ms-longest-task-10k-cold")
+		b.ReportMetric(float64(cold.count), "long-tasks-10k-cold")
+		b.ReportMetric(warm.longest, "ms-longest-task-10k")
+		b.ReportMetric(float64(warm.count), "long-tasks-10k")
+		b.Logf("event to screen at 50/s: p95 %.1f ms, max %.1f ms (budget p95 %d ms); 10,000-event run, longest task: %.0f ms (%d long tasks) opened first after load, %.0f ms (%d) opened again (budget: none over %d ms)",
+			p95, worstLag, inspectorLatencyBudgetMs, cold.longest, cold.count, warm.longest, warm.count, inspectorLongTaskBudgetMs)
 		if p95 > inspectorLatencyBudgetMs {
 			b.Errorf("event to screen p95 %.1f ms, over the %d ms budget", p95, inspectorLatencyBudgetMs)
 		}
-		if longest > inspectorLongTaskBudgetMs {
-			b.Errorf("a task of %.0f ms while opening and scrolling 10,000 events, over %d ms", longest, inspectorLongTaskBudgetMs)
+		if worst := max(cold.longest, warm.longest); worst > inspectorLongTaskBudgetMs {
+			b.Errorf("a task of %.0f ms while opening and scrolling 10,000 events, over %d ms", worst, inspectorLongTaskBudgetMs)
 		}
 	}
 }
@@ -131,7 +135,7 @@ func inspectorLatency(b *testing.B) (p95, max float64) {
 	return lags[len(lags)*95/100], lags[len(lags)-1]
 }
 
-func inspectorBigRun(b *testing.B) (longest float64, tasks int) {
+func inspectorBigRun(b *testing.B) (cold, warm taskFigures) {
 	var stream []string
 	event := func(v string) { stream = append(stream, `{"event":`+v+`}`) }
 	event(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`)
@@ -143,13 +147,29 @@ func inspectorBigRun(b *testing.B) (longest float64, tasks int) {
 	event(`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`)
 	file := filepath.Join(b.TempDir(), "big.json")
 	os.WriteFile(file, []byte(`{"name":"big","stream":[`+strings.Join(stream, ",")+`]}`), 0o644)
-	insp := startInspect(b, file)
+	small := filepath.Join(b.TempDir(), "small.json")
+	os.WriteFile(small, []byte(`{"name":"small","stream":[`+strings.Join(stream[:30], ",")+`,`+stream[len(stream)-1]+`]}`), 0o644)
+	insp := startInspect(b, file, small)
 
 	p := newBarePage(b, viewports[0])
 	p.onNewDocument(responsiveness)
 	p.openInspector(insp.url, "")
 	p.waitRun("1", "ok")
-	p.do(chromedp.Evaluate[chromedp.Void](`window.__longTasks = []`)) // from here on
+	cold = openToTheEnd(p)
+	// Warm: the page's code has run once (the browser compiles a wasm
+	// function the first time it runs); another run shown in between.
+	p.chooseRun("2")
+	p.click("Last")
+	p.until("the small run's end", `document.querySelector('.state')?.dataset.at === '30'`)
+	warm = openToTheEnd(p)
+	return cold, warm
+}
+
+// openToTheEnd opens the 10,000-event run, scrolls its timeline to the end
+// in 20 steps and presses End, and returns the longest task meanwhile (0:
+// none of 50 ms or more) and how many there were.
+func openToTheEnd(p *page) taskFigures {
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__longTasks = []`))
 	p.input(chromedp.Click(`a.run-link[data-run="1"]`))
 	p.waitShown("1")
 	for step := 1; step <= 20; step++ {
@@ -162,10 +182,17 @@ func inspectorBigRun(b *testing.B) (longest float64, tasks int) {
 	p.input(chromedp.Focus(`#timeline-box`), chromedp.KeyEvent(kb.End))
 	p.until("the state at the end", fmt.Sprintf(`document.querySelector('.state')?.dataset.at === '%d'`, bigRunEvents-1))
 	p.do(settled)
+	var f taskFigures
 	type task struct{ Start, Duration float64 }
 	for _, t := range eval[[]task](p, `window.__longTasks`) {
-		longest = max(longest, t.Duration)
-		tasks++
+		f.longest = max(f.longest, t.Duration)
+		f.count++
 	}
-	return longest, tasks
+	return f
+}
+
+// taskFigures are the long tasks of one opening.
+type taskFigures struct {
+	longest float64
+	count   int
 }

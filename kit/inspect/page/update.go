@@ -9,7 +9,7 @@ import (
 
 // pageSize is the events one read asks for: small enough that decoding a
 // page never holds the page's one thread for long.
-const pageSize = 500
+const pageSize = 250
 
 // Update is the only place the Model changes. It does no I/O: it returns
 // the Cmd the runtime performs, whose answer comes back as a Msg.

@@ -34,9 +34,12 @@ func (p *page) OnDismount() {
 // OnNav follows the URL's fragment: a run's link, or the browser's Back.
 func (p *page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Agent Analysis: the AG-UI inspector")
-	if p.runtime != nil {
-		p.send(Located{Hash: app.Window().Get("location").Get("hash").String()})
+	hash := app.Window().Get("location").Get("hash").String()
+	if id, cursor := readPlace(hash); p.runtime == nil || id == p.model.Shown.ID && cursor == p.model.Shown.Cursor {
+		ctx.PreventUpdate() // a link to what is shown already: nothing to draw
+		return
 	}
+	p.send(Located{Hash: hash})
 }
 
 // send runs a Msg through Update and performs its Cmd; on the UI

@@ -34,6 +34,8 @@ type timeline struct {
 	send      func(Msg)
 	at        int     // the row the box's top was last said to be at
 	height    float64 // and the box's height
+	rem       float64 // a rem in CSS px, read once
+	full      bool    // the box was at its greatest height when last measured
 }
 
 func (t *timeline) OnMount(ctx app.Context) {
@@ -44,8 +46,13 @@ func (t *timeline) OnMount(ctx app.Context) {
 	})
 }
 
-// OnUpdate measures again once drawn: the box grows with its first rows.
+// OnUpdate measures again once drawn while the box still grows with its
+// rows; a full box keeps its height (measuring makes the browser lay the
+// page out at once).
 func (t *timeline) OnUpdate(ctx app.Context) {
+	if t.full {
+		return
+	}
 	ctx.Defer(func(ctx app.Context) {
 		if t.measure(false) {
 			ctx.Dispatch(nil)
@@ -60,9 +67,13 @@ func (t *timeline) measure(always bool) bool {
 	if !box.Truthy() {
 		return false
 	}
-	rowPx := rowRem * rootFontPx()
+	if t.rem == 0 {
+		t.rem = rootFontPx()
+	}
+	rowPx := rowRem * t.rem
 	top := box.Get("scrollTop").Float()
 	height := box.Get("clientHeight").Float()
+	t.full = box.Get("scrollHeight").Float() > height+1
 	if head := box.Call("querySelector", "thead"); head.Truthy() {
 		height -= head.Get("offsetHeight").Float()
 	}
