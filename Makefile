@@ -5,7 +5,7 @@ CHROMIUM  ?= /usr/bin/chromium
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 PACKAGES   = $(shell $(GO) list ./... | grep -v /e2e)
 
-.PHONY: run test wasm vet lint unit fuzz wasm-test e2e chromium axe bench bench-peer conformance interop clean
+.PHONY: run test wasm vet lint unit fuzz wasm-test e2e chromium axe bench bench-peer conformance interop docs-screens clean
 
 ## run: build the wasm and the server, and serve http://localhost:8080/agent-analysis
 ## (the binary itself, not go run, so that Ctrl-C shuts it down cleanly). The wasm's
@@ -42,7 +42,7 @@ wasm:
 vet:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt needed"; exit 1; }
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./agui/... ./app/... ./wasm/...
+	GOOS=js GOARCH=wasm $(GO) vet ./agui/... ./app/... ./kit/inspect/page/... ./wasm/...
 	@# Everything, tests included, compiles on macOS and Windows too: go test -short works there.
 	GOOS=darwin $(GO) vet ./...
 	GOOS=windows $(GO) vet ./...
@@ -56,7 +56,7 @@ vet:
 ## tool itself built for this machine: go tool -n names it without running it)
 lint:
 	$(GO) tool staticcheck ./...
-	GOOS=js GOARCH=wasm "$$($(GO) tool -n staticcheck)" ./agui/... ./app/... ./wasm/...
+	GOOS=js GOARCH=wasm "$$($(GO) tool -n staticcheck)" ./agui/... ./app/... ./kit/inspect/page/... ./wasm/...
 
 unit:
 	$(GO) test $(PACKAGES)
@@ -74,7 +74,7 @@ fuzz:
 
 # The pure packages also run as wasm under Node.
 wasm-test:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./agui/... ./app/... ./fixtures/... ./kit/script/...
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./agui/... ./app/... ./fixtures/... ./kit/script/... ./kit/inspect/page/...
 
 ## e2e: browser tests in headless Chromium (builds its own wasm and server;
 ## installs axe-core, pinned by e2e/axe/package-lock.json, with npm)
@@ -113,8 +113,14 @@ bench: wasm chromium
 	$(GO) run ./bench/proxy > $(BENCH)/proxy.txt
 	cd e2e/peer && npm ci --silent --no-audit --no-fund
 	BROTLI_QUALITY=$(BROTLI_QUALITY) CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench 'Browser|Rendering|PhoneStartup' -benchtime 1x -timeout 30m ./e2e/ > $(BENCH)/browser.txt || { cat $(BENCH)/browser.txt; exit 1; }
+	@# The inspector's two budgets; over either, it fails make bench.
+	BROTLI_QUALITY=$(BROTLI_QUALITY) CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^$$' -bench 'Inspector' -benchtime 1x -timeout 10m ./e2e/ > $(BENCH)/inspector.txt || { cat $(BENCH)/inspector.txt; exit 1; }
 	@echo
-	@$(GO) run ./bench/table -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt $(BENCH)/check.txt $(BENCH)/proxy.txt $(BENCH)/codec.txt
+	@$(GO) run ./bench/table -wasm web/app.wasm $(BENCH)/server.txt $(BENCH)/app.txt $(BENCH)/app-wasm.txt $(BENCH)/browser.txt $(BENCH)/inspector.txt $(BENCH)/check.txt $(BENCH)/proxy.txt $(BENCH)/codec.txt
+
+## docs-screens: the inspector's pictures in docs/images, taken by the browser suite
+docs-screens: chromium axe
+	E2E_DOCS=1 CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^TestInspectorScreens$$' ./e2e/
 
 ## bench-peer: server CPU per stream against the Node + @ag-ui/encoder stack, side by side;
 ## then the server straight and through agent-analysis proxy (needs Node and npm; not part of make test)
@@ -152,5 +158,5 @@ interop/agents/%/node_modules/.installed: interop/agents/%/package-lock.json
 	@touch $@
 
 clean:
-	rm -f web/app.wasm web/app.wasm.br
+	rm -f web/app.wasm web/app.wasm.br web/inspector.wasm web/inspector.wasm.br
 	rm -rf e2e/artifacts bin e2e/axe/node_modules interop/agents/*/node_modules

@@ -96,23 +96,27 @@ func run(m *testing.M) (int, error) {
 	return m.Run(), nil
 }
 
-// build compiles the wasm into a copy of web/ and the server binary, both
+// build compiles the two wasm pages into a copy of web/ and the server binary, all
 // fresh: the test cache knows nothing of them.
 func build(work string) (web, bin string, err error) {
 	web = filepath.Join(work, "web")
 	if err := os.CopyFS(web, os.DirFS("../web")); err != nil {
 		return "", "", err
 	}
-	// Fresh builds only: a copied app.wasm.br would be stale next to the new wasm.
-	os.Remove(filepath.Join(web, "app.wasm"))
-	os.Remove(filepath.Join(web, "app.wasm.br"))
-	// As make wasm builds it: the page gets brotli, as in production.
+	// Fresh builds only: a copied .wasm.br would be stale next to the new wasm.
+	for _, name := range []string{"app.wasm", "app.wasm.br", "inspector.wasm", "inspector.wasm.br"} {
+		os.Remove(filepath.Join(web, name))
+	}
+	// As make wasm builds them: the pages get brotli, as in production.
 	steps := []*exec.Cmd{
 		exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(web, "app.wasm"), "../wasm"),
+		exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(web, "inspector.wasm"), "../wasm/inspector"),
 		exec.Command("go", "run", "../server/cmd/compress", "-q", brotliQuality(), filepath.Join(web, "app.wasm")),
+		exec.Command("go", "run", "../server/cmd/compress", "-q", brotliQuality(), filepath.Join(web, "inspector.wasm")),
 		exec.Command("go", "build", "-o", filepath.Join(work, "agent-analysis"), "../server/cmd/agent-analysis"),
 	}
 	steps[0].Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	steps[1].Env = steps[0].Env
 	for _, cmd := range steps {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return "", "", fmt.Errorf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, out)

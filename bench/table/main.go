@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -148,6 +149,13 @@ func main() {
 		size += " · brotli: not built (install brotli, then make wasm)"
 	}
 	row("(d) app.wasm", size)
+	if raw, err := os.ReadFile(filepath.Join(filepath.Dir(*wasm), "inspector.wasm")); err == nil {
+		size := fmt.Sprintf("raw %s · gzip -9 %s", mb(len(raw)), mb(gzipped(raw)))
+		if br, fresh := brotli(filepath.Join(filepath.Dir(*wasm), "inspector.wasm")); fresh {
+			size += fmt.Sprintf(" · brotli %s (as make wasm built it)", mb(br))
+		}
+		row("(d) inspector.wasm (the inspector's page, a build of its own)", size)
+	}
 
 	if r := browser["Rendering"]; r != nil {
 		for _, n := range []string{"4", "100", "1000", "10000"} {
@@ -172,6 +180,12 @@ func main() {
 	if s := browser["PhoneStartup"]; s != nil {
 		row("(e) browser: navigation to a usable Run on a phone (390 px, 1.6 Mbit/s, 150 ms round trip, CPU 4x slower)",
 			fmt.Sprintf("cold %.1f s · warm %.1f s (medians of 3)", s["ms-cold-to-run"]/1000, s["ms-warm-to-run"]/1000))
+	}
+	if s := browser["Inspector"]; s != nil {
+		row("(e) browser: the inspector, an event from the agent through proxy -inspect to the page's timeline, 50 events/s",
+			fmt.Sprintf("p95 %.1f ms · max %.1f ms over 250 events (budget p95 100 ms)", s["ms-event-to-screen-p95"], s["ms-event-to-screen-max"]))
+		row("(e) browser: the inspector, a 10,000-event run opened, read and scrolled to its end",
+			fmt.Sprintf("longest task %s · %.0f tasks of 50 ms or more (budget: none over 50 ms)", longTask(s["ms-longest-task-10k"]), s["long-tasks-10k"]))
 	}
 	if b := browser["Browser"]; b != nil {
 		row("(e) browser: navigation to a usable Run button, cold cache, 1280x800", fmt.Sprintf("median of 5: %.0f ms", b["ms-to-interactive"]))
