@@ -95,7 +95,11 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	}
 	o.at = time.Now()
 	o.longestGap = max(o.longestGap, o.at.Sub(o.lastArrival))
-	o.ctx = ctxCause(r)
+	if o.write != nil || !errors.Is(o.read, io.EOF) {
+		// A client that leaves once every byte reached it (as one that
+		// closes on RUN_FINISHED does) cancelled nothing.
+		o.ctx = ctxCause(r)
+	}
 	j.ended(o)
 	if o.write == nil && o.ctx == nil && !errors.Is(o.read, io.EOF) {
 		// The upstream broke: the client's stream breaks too, rather

@@ -272,6 +272,59 @@ func TestClientLeaves(t *testing.T) {
 	}
 }
 
+// A client that leaves as soon as it has the last event, before the proxy
+// has read the agent's end of the stream, cancelled nothing: the run is
+// whole. The agent's end comes only once the client has gone.
+func TestClientLeavesAfterTheLastEvent(t *testing.T) {
+	stream := started + "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n"
+	th := start(t, proxy.Config{Upstream: "http://agent.invalid", Transport: endAfterLeaving(stream)})
+	ctx, leave := context.WithCancel(t.Context())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, th.url, bytes.NewReader(input))
+	resp, err := client(t).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, len(stream))
+	if _, err := io.ReadFull(resp.Body, got); err != nil || string(got) != stream {
+		t.Fatalf("%q, %v", got, err)
+	}
+	leave()
+	resp.Body.Close()
+	if run := th.next(t); !run.OK() || run.Cancelled != "" || run.Events != 2 {
+		t.Errorf("%v", run.Lines(true))
+	}
+}
+
+// endAfterLeaving is an agent that sends stream whole, and its end (EOF)
+// once the proxy's request to it is cancelled: the client has gone.
+type endAfterLeaving string
+
+func (s endAfterLeaving) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		io.Copy(io.Discard, r.Body)
+		r.Body.Close()
+	}
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}},
+		Body: &lastReadWaits{data: []byte(s), done: r.Context().Done()}, Request: r}, nil
+}
+
+type lastReadWaits struct {
+	data []byte
+	done <-chan struct{}
+}
+
+func (b *lastReadWaits) Read(p []byte) (int, error) {
+	if len(b.data) == 0 {
+		<-b.done
+		return 0, io.EOF
+	}
+	n := copy(p, b.data)
+	b.data = b.data[n:]
+	return n, nil
+}
+
+func (b *lastReadWaits) Close() error { return nil }
+
 // A client that never reads is dropped after the write timeout, and the
 // upstream's request cancelled: the proxy is not pinned.
 func TestClientNeverReads(t *testing.T) {
