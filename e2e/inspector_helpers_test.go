@@ -207,6 +207,22 @@ func apiJSON(t testing.TB, url string, v any) {
 	}
 }
 
+// settledRun is a run's detail once the inspector has seen it end: the
+// client reads the last byte before the proxy has seen the agent close.
+func settledRun(t testing.TB, insp *inspectorProcess, id string) runs.Detail {
+	t.Helper()
+	var d runs.Detail
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		apiJSON(t, insp.url+"/api/runs/"+id, &d)
+		if d.Status != runs.Running {
+			return d
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run %s still running after 10 s: %+v", id, d)
+		}
+	}
+}
+
 // approveThrough runs the approval scenario through the proxy on a thread,
 // then the resume that approves it, as a client does: the state and the
 // messages the interrupted run ended with, and the answer to its question.
@@ -217,8 +233,7 @@ func approveThrough(t testing.TB, insp *inspectorProcess, thread string) runs.De
 	apiJSON(t, insp.url+"/api/runs", &before)
 	id := strconv.Itoa(len(before.Runs) + 1)
 	runScenario(t, insp.proxy, thread, "approval")
-	var asked runs.Detail
-	apiJSON(t, insp.url+"/api/runs/"+id, &asked)
+	asked := settledRun(t, insp, id)
 	if asked.Status != runs.Interrupted || len(asked.Questions) != 1 {
 		t.Fatalf("run %s: %+v", id, asked)
 	}
