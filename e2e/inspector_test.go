@@ -272,6 +272,7 @@ func TestInspectorOfflineEqualsLive(t *testing.T) {
 		runScenario(t, insp.proxy, "thread-b", "events-after-finish")
 		dir := t.TempDir()
 		for _, id := range []string{"1", "2"} {
+			settledRun(t, insp, id)
 			for _, what := range []string{"script", "capture"} {
 				resp, err := http.Get(insp.url + "/api/runs/" + id + "/" + what)
 				if err != nil {
@@ -359,6 +360,46 @@ func TestInspectorShowsHostileTextAsText(t *testing.T) {
 		fetched := eval[[]string](p, `performance.getEntriesByType('resource').map(e => e.name).filter(n => n.endsWith('/x'))`)
 		if made != 0 || len(fetched) != 0 || eval[bool](p, `window.__pwned !== undefined`) {
 			t.Errorf("the agent's markup made %d elements, fetched %v, ran: %v", made, fetched, eval[bool](p, `window.__pwned !== undefined`))
+		}
+	})
+}
+
+// A message of 5,000 characters shows its last 2,000 and says so; the
+// button shows all of it, and the next event keeps it whole.
+func TestInspectorClipsALongTextUntilAsked(t *testing.T) {
+	atViewports(t, viewports[:1], func(t *testing.T, p *page) {
+		ev := func(v map[string]any) map[string]any { return map[string]any{"event": v} }
+		script := map[string]any{
+			"name": "long",
+			"stream": []any{
+				ev(map[string]any{"type": "RUN_STARTED", "threadId": "t", "runId": "r1"}),
+				ev(map[string]any{"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}),
+				ev(map[string]any{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "head " + strings.Repeat("é", 4990) + " tail"}),
+				ev(map[string]any{"type": "TEXT_MESSAGE_END", "messageId": "m1"}),
+				ev(map[string]any{"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"}),
+			},
+		}
+		data, _ := json.Marshal(script)
+		file := filepath.Join(t.TempDir(), "long.json")
+		os.WriteFile(file, data, 0o644)
+		p.openInspector(startInspect(t, file).url, "")
+		p.waitRun("1", "ok")
+		p.chooseRun("1")
+		p.input(chromedp.Click(`tr[data-index="2"]`))
+		p.until("the message at its delta", `document.querySelector('.state').dataset.at === '2'`)
+		shown := eval[string](p, `document.querySelector('.message .text').textContent`)
+		if n := len([]rune(shown)); n != 2000 || !strings.HasSuffix(shown, " tail") {
+			t.Errorf("clipped: %d characters shown, ending %q", n, shown[len(shown)-8:])
+		}
+		if note := eval[string](p, `document.querySelector('.message .clipped').textContent`); !strings.Contains(note, "3000 characters before") || !strings.Contains(note, "Show all 5000 characters") {
+			t.Errorf("the note says %q", note)
+		}
+		p.click("Show all 5000 characters")
+		p.until("the whole message", `document.querySelector('.message .text').textContent.startsWith('head ')`)
+		p.click("Next")
+		p.until("the next event", `document.querySelector('.state').dataset.at === '3'`)
+		if n := eval[int](p, `[...document.querySelector('.message .text').textContent].length`); n != 5000 || eval[int](p, `document.querySelectorAll('.clipped').length`) != 0 {
+			t.Errorf("after the next event: %d characters, %d notes", n, eval[int](p, `document.querySelectorAll('.clipped').length`))
 		}
 	})
 }

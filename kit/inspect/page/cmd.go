@@ -29,8 +29,9 @@ type CopyRun struct {
 	What Export
 }
 
-// OpenFile hands a file to the inspector (Opened).
-type OpenFile struct{ File File }
+// OpenFiles hands files to the inspector one after the other, so that
+// their runs are numbered in the order they were given (Opened, each).
+type OpenFiles struct{ Files []File }
 
 // KeepPlace writes the selection into the URL's fragment, so that a
 // reload shows it again.
@@ -44,7 +45,7 @@ func (ReadDetail) cmd() {}
 func (ReadEvents) cmd() {}
 func (ReadAt) cmd()     {}
 func (CopyRun) cmd()    {}
-func (OpenFile) cmd()   {}
+func (OpenFiles) cmd()  {}
 func (KeepPlace) cmd()  {}
 func (Batch) cmd()      {}
 

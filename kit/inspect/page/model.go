@@ -51,6 +51,8 @@ type Shown struct {
 	// Open overrides whether a node of the state's tree is open, by its
 	// JSON Pointer; the rest follow Opened.
 	Open map[string]bool
+	// Whole is the long texts shown whole (ShowWhole), by their keys.
+	Whole map[string]bool
 }
 
 // reads are the requests in flight for the shown run, and whether what

@@ -81,6 +81,10 @@ type Toggled struct {
 	Open    bool
 }
 
+// ShowWhole: the person asked for all of a long text (Clip), named by its
+// place: "message:ID", "arguments:ID", "result:ID" or "event:INDEX".
+type ShowWhole struct{ Key string }
+
 // ChoseCopy: the person asked for the run as a script, a capture or a
 // check command on the clipboard.
 type ChoseCopy struct{ What Export }
@@ -122,6 +126,7 @@ func (ChoseEvent) msg() {}
 func (Stepped) msg()    {}
 func (Scrolled) msg()   {}
 func (Toggled) msg()    {}
+func (ShowWhole) msg()  {}
 func (ChoseCopy) msg()  {}
 func (Copied) msg()     {}
 func (ChoseFiles) msg() {}

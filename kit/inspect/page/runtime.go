@@ -100,27 +100,34 @@ func (r *runtime) perform(c Cmd) {
 			}
 			r.deliver(Copied{What: c.What, ID: c.ID, Err: err})
 		}()
-	case OpenFile:
+	case OpenFiles:
 		go func() {
-			var v struct {
-				Said []string `json:"said"`
+			for _, f := range c.Files {
+				r.deliver(openFile(f))
 			}
-			body, _ := c.File.Handle.(app.Value)
-			status, text, err := fetch("/api/open?name="+url.QueryEscape(c.File.Name), map[string]any{"method": "POST", "body": body})
-			if err == nil {
-				if status != 200 {
-					err = errors.New(text)
-				} else {
-					err = json.Unmarshal([]byte(text), &v)
-				}
-			}
-			r.deliver(Opened{Name: c.File.Name, Said: v.Said, Err: err})
 		}()
 	case KeepPlace:
 		loc := app.Window().Get("location")
 		to := loc.Get("pathname").String() + loc.Get("search").String() + c.Hash
 		app.Window().Get("history").Call("replaceState", nil, "", to)
 	}
+}
+
+// openFile posts a file's bytes to the inspector, which keeps its runs.
+func openFile(f File) Opened {
+	var v struct {
+		Said []string `json:"said"`
+	}
+	body, _ := f.Handle.(app.Value)
+	status, text, err := fetch("/api/open?name="+url.QueryEscape(f.Name), map[string]any{"method": "POST", "body": body})
+	if err == nil {
+		if status != 200 {
+			err = errors.New(text)
+		} else {
+			err = json.Unmarshal([]byte(text), &v)
+		}
+	}
+	return Opened{Name: f.Name, Said: v.Said, Err: err}
 }
 
 // getJSON reads a JSON answer into v; an answer other than 200 is an

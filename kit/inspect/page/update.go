@@ -79,6 +79,13 @@ func Update(m Model, msg Msg) (Model, Cmd) {
 		}
 		open[msg.Pointer] = msg.Open
 		m.Shown.Open = open
+	case ShowWhole:
+		whole := maps.Clone(m.Shown.Whole)
+		if whole == nil {
+			whole = map[string]bool{}
+		}
+		whole[msg.Key] = true
+		m.Shown.Whole = whole
 	case ChoseCopy:
 		if m.Shown.ID != "" {
 			return m, CopyRun{ID: m.Shown.ID, What: msg.What}
@@ -90,16 +97,15 @@ func Update(m Model, msg Msg) (Model, Cmd) {
 		}
 		m.Status = "Copied run " + msg.ID + "'s " + msg.What.Label() + "."
 	case ChoseFiles:
-		var cmds []Cmd
+		if len(msg.Files) == 0 {
+			return m, nil
+		}
 		var names []string
 		for _, f := range msg.Files {
-			cmds = append(cmds, OpenFile{File: f})
 			names = append(names, f.Name)
 		}
-		if len(names) > 0 {
-			m.Status = "Opening " + strings.Join(names, ", ") + "…"
-		}
-		return m, batch(cmds...)
+		m.Status = "Opening " + strings.Join(names, ", ") + "…"
+		return m, OpenFiles{Files: msg.Files}
 	case Opened:
 		switch {
 		case msg.Err != nil:

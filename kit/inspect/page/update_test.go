@@ -305,7 +305,7 @@ func TestStatusSaysWhatHappened(t *testing.T) {
 		}
 	}
 	got, cmd := Update(m, ChoseFiles{Files: []File{{Name: "a.sse"}, {Name: "b.json"}}})
-	if got.Status != "Opening a.sse, b.json…" || len(cmd.(Batch)) != 2 {
+	if open, ok := cmd.(OpenFiles); got.Status != "Opening a.sse, b.json…" || !ok || len(open.Files) != 2 || open.Files[0].Name != "a.sse" {
 		t.Errorf("opening: %q %#v", got.Status, cmd)
 	}
 	if _, cmd := Update(m, ChoseCopy{What: AsCapture}); cmd != (CopyRun{ID: "1", What: AsCapture}) {

@@ -25,11 +25,11 @@ func runView(s Shown, send func(Msg)) app.UI {
 		&runHead{Detail: s.Detail, Gone: s.Gone, ID: s.ID, send: send},
 		&timeline{
 			RunID: s.ID, Rows: s.Events[first:last], First: first, Total: len(s.Events), Count: len(s.Pos),
-			More: s.More, Cursor: s.Cursor, RowPx: s.Scroll.RowPx, Truncated: s.Detail != nil && s.Detail.Truncated, Current: s.Event(), send: send,
+			More: s.More, Cursor: s.Cursor, RowPx: s.Scroll.RowPx, Truncated: s.Detail != nil && s.Detail.Truncated, Current: s.Event(), Whole: s.Whole, send: send,
 		},
 		app.Div().Class("split").Body(
 			&stateView{At: at, Cursor: s.Cursor, Reading: s.ReadingAt(), Open: s.Open, send: send},
-			&talkView{At: at, Cursor: s.Cursor, Detail: s.Detail, Asked: s.Asked, Answer: s.Answer, send: send},
+			&talkView{At: at, Cursor: s.Cursor, Detail: s.Detail, Asked: s.Asked, Answer: s.Answer, Whole: s.Whole, send: send},
 		),
 		&requestView{Detail: s.Detail},
 	)

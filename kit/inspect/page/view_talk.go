@@ -18,6 +18,7 @@ type talkView struct {
 	Detail *runs.Detail
 	Asked  *runs.Detail // the run this one answers
 	Answer *runs.Detail // the run that answered this one
+	Whole  map[string]bool
 	send   func(Msg)
 }
 
@@ -41,33 +42,39 @@ func (v *talkView) Render() app.UI {
 			body = append(body, app.P().Class("hint").Text("No messages."))
 		default:
 			body = append(body, app.Ol().Class("messages").Aria("label", "Messages").Body(
-				app.Range(said).Slice(func(i int) app.UI { return saidItem(said[i]) }),
+				app.Range(said).Slice(func(i int) app.UI { return v.saidItem(said[i]) }),
 			))
 		}
 	}
 	return app.Section().Class("card", "talk").Aria("labelledby", "talk-title").Body(body...)
 }
 
-func saidItem(s Said) app.UI {
+func (v *talkView) saidItem(s Said) app.UI {
 	who := s.Role
 	if s.Name != "" {
 		who += " · " + s.Name
 	}
 	return app.Li().Class("message", "role-"+safeClass(s.Role)).Body(
 		app.P().Class("who").Body(app.Strong().Text(who), app.Span().Class("id").Text(" "+s.ID)),
-		app.If(s.Text != "", func() app.UI { return app.P().Class("text").Text(s.Text) }),
-		app.Range(s.Calls).Slice(func(i int) app.UI { return callItem(s.Calls[i]) }),
+		app.If(s.Text != "", func() app.UI {
+			text, note := clipped("message:"+s.ID, s.Text, v.Whole, v.send)
+			return app.Div().Body(note, app.P().Class("text").Text(text))
+		}),
+		app.Range(s.Calls).Slice(func(i int) app.UI { return v.callItem(s.Calls[i]) }),
 	)
 }
 
-func callItem(c Call) app.UI {
+func (v *talkView) callItem(c Call) app.UI {
 	var result app.UI = app.P().Class("hint").Text("No result in the conversation yet.")
 	if c.Answered {
-		result = app.Pre().Class("json").TabIndex(0).Aria("label", "Result of tool call "+c.ID).Text(c.Result)
+		text, note := clipped("result:"+c.ID, c.Result, v.Whole, v.send)
+		result = app.Div().Body(note, app.Pre().Class("json").TabIndex(0).Aria("label", "Result of tool call "+c.ID).Text(text))
 	}
+	args, note := clipped("arguments:"+c.ID, c.Arguments, v.Whole, v.send)
 	return app.Div().Class("call").DataSet("call", c.ID).Body(
 		app.P().Class("call-head").Body(app.Text("Tool call "), app.Strong().Text(c.Name), app.Span().Class("id").Text(" "+c.ID)),
-		app.Pre().Class("json").TabIndex(0).Aria("label", "Arguments of tool call "+c.ID).Text(c.Arguments),
+		note,
+		app.Pre().Class("json").TabIndex(0).Aria("label", "Arguments of tool call "+c.ID).Text(args),
 		result,
 	)
 }

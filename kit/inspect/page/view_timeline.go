@@ -31,6 +31,7 @@ type timeline struct {
 	RowPx     float64
 	Truncated bool
 	Current   *runs.Event // the cursor's event
+	Whole     map[string]bool
 	send      func(Msg)
 	at        int     // the row the box's top was last said to be at
 	height    float64 // and the box's height
@@ -150,7 +151,7 @@ func (t *timeline) Render() app.UI {
 			),
 		),
 		app.If(t.Total == 0, func() app.UI { return app.P().Class("hint").Text("No events read yet.") }),
-		eventDetail(t.Current),
+		eventDetail(t.Current, t.Whole, t.send),
 	)
 }
 
@@ -291,10 +292,11 @@ func spacer(where string, height float64) app.UI {
 
 // eventDetail is the cursor's event in full: its marks, each with the
 // rule's page, and its JSON as it came.
-func eventDetail(ev *runs.Event) app.UI {
+func eventDetail(ev *runs.Event, whole map[string]bool, send func(Msg)) app.UI {
 	if ev == nil {
 		return app.Div().Class("event-detail").Body(app.P().Class("hint").Text("Select an event to see it whole."))
 	}
+	text, note := clipped("event:"+strconv.Itoa(ev.Index), indent(ev.JSON), whole, send)
 	return app.Div().Class("event-detail").Body(
 		app.H3().ID("event-title").Text(fmt.Sprintf("Event #%d: %s", ev.Index, ev.Type)),
 		app.If(len(ev.Marks) > 0, func() app.UI {
@@ -312,6 +314,7 @@ func eventDetail(ev *runs.Event) app.UI {
 				}),
 			)
 		}),
-		app.Pre().Class("json").TabIndex(0).Aria("labelledby", "event-title").Text(indent(ev.JSON)),
+		note,
+		app.Pre().Class("json").TabIndex(0).Aria("labelledby", "event-title").Text(text),
 	)
 }
