@@ -391,10 +391,10 @@ func TestInspectorClipsALongTextUntilAsked(t *testing.T) {
 		if n := len([]rune(shown)); n != 2000 || !strings.HasSuffix(shown, " tail") {
 			t.Errorf("clipped: %d characters shown, ending %q", n, shown[len(shown)-8:])
 		}
-		if note := eval[string](p, `document.querySelector('.message .clipped').textContent`); !strings.Contains(note, "3000 characters before") || !strings.Contains(note, "Show all 5000 characters") {
+		if note := eval[string](p, `document.querySelector('.message .clipped').textContent`); !strings.Contains(note, "3,000 characters before") || !strings.Contains(note, "Show all 5,000 characters") {
 			t.Errorf("the note says %q", note)
 		}
-		p.click("Show all 5000 characters")
+		p.click("Show all 5,000 characters")
 		p.until("the whole message", `document.querySelector('.message .text').textContent.startsWith('head ')`)
 		p.click("Next")
 		p.until("the next event", `document.querySelector('.state').dataset.at === '3'`)

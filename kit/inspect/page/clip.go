@@ -1,7 +1,6 @@
 package page
 
 import (
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -45,9 +44,9 @@ func clipped(key, text string, whole map[string]bool, send func(Msg)) (string, a
 		return shown, nil
 	}
 	return shown, app.P().Class("clipped").Body(
-		app.Text("… "+strconv.Itoa(hidden)+" characters before these are not drawn. "),
+		app.Text("… "+group(int64(hidden))+" characters before these are not drawn. "),
 		app.Button().Type("button").DataSet("key", key).OnClick(func(ctx app.Context, e app.Event) {
 			send(ShowWhole{Key: ctx.JSSrc().Get("dataset").Get("key").String()})
-		}).Text("Show all "+strconv.Itoa(hidden+clipKeep)+" characters"),
+		}).Text("Show all "+group(int64(hidden+clipKeep))+" characters"),
 	)
 }
