@@ -13,7 +13,9 @@
 //	                             read at all
 //
 // Each prints "listening on http://ADDR" and serves until interrupted,
-// its collector paced as agent-analysis's is (internal/gcpace).
+// its collector paced as what it stands beside: stream as agent-analysis
+// serve (internal/gcpace), the proxies at Go's default, as agent-analysis
+// proxy.
 package main
 
 import (
@@ -35,7 +37,6 @@ import (
 )
 
 func main() {
-	gcpace.Set(os.Getenv) // as agent-analysis runs
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: floor stream -from URL | reverse -upstream URL | relay -upstream URL")
 		os.Exit(2)
@@ -63,6 +64,7 @@ func main() {
 func serve(kind string, ln net.Listener, from, upstream string) error {
 	switch kind {
 	case "stream":
+		gcpace.Set(os.Getenv) // as agent-analysis serve
 		stream, err := load.Fetch(from)
 		if err != nil {
 			return err

@@ -51,7 +51,7 @@ func parse(path string) (results, error) {
 func main() {
 	wasm := flag.String("wasm", "web/app.wasm", "the built app.wasm")
 	flag.Parse()
-	if flag.NArg() != 5 && flag.NArg() != 6 {
+	if flag.NArg() < 5 || flag.NArg() > 7 {
 		fmt.Fprintln(os.Stderr, "usage: benchtable -wasm app.wasm server.txt app.txt app-wasm.txt browser.txt check.txt [proxy.txt [codec.txt]]")
 		os.Exit(2)
 	}

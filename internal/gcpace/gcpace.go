@@ -1,6 +1,6 @@
 // Package gcpace sets the garbage collector's pace of agent-analysis
-// serve, and of the floors bench/ measures it against, so that both run
-// alike.
+// serve, and of the floor bench/ measures it against (net/http alone), so
+// that both run alike.
 package gcpace
 
 import "runtime/debug"
