@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/agent-analysis/agent-analysis/internal/theme"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -40,7 +41,7 @@ func (b *topBar) Render() app.UI {
 				navLink(b.Current, retainedPath, "Retained view"),
 				navLink(b.Current, chartsPath, "All charts"),
 			),
-			&themeSwitch{},
+			&theme.Switch{},
 		),
 	)
 }

@@ -124,16 +124,18 @@ func TestWasmCarriesTheClientOnly(t *testing.T) {
 		case p.ImportPath == module+"agui/proto" || strings.HasPrefix(p.ImportPath, "google.golang.org/protobuf"):
 			t.Errorf("the wasm build imports protobuf code: %s", p.ImportPath)
 		case slices.Contains([]string{"", "agui", "app", "wasm"}, part(p.ImportPath)):
+		case p.ImportPath == module+"internal/theme": // the theme switch both pages share
 		default:
 			t.Errorf("the wasm build imports %s", p.ImportPath)
 		}
 	}
 }
 
-// The inspector's page carries the page alone: the runs' JSON types, not
-// the store, the proxy, the engine or the demo.
+// The inspector's page carries the page alone: the runs' JSON types and
+// the theme switch both pages share, not the store, the proxy, the engine
+// or the demo.
 func TestTheInspectorsWasmCarriesThePageOnly(t *testing.T) {
-	allowed := []string{"kit/inspect/page", "kit/inspect/runs", "wasm/inspector"}
+	allowed := []string{"kit/inspect/page", "kit/inspect/runs", "internal/theme", "wasm/inspector"}
 	var seen []string
 	for _, p := range list(t, []string{"GOOS=js", "GOARCH=wasm"}, "-deps", "./wasm/inspector") {
 		switch {

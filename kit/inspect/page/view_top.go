@@ -2,9 +2,9 @@ package page
 
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
-)
 
-const themeKey = "agent-analysis/theme"
+	"github.com/agent-analysis/agent-analysis/internal/theme"
+)
 
 // topBar is the header: what the page is, the live feed's state, Open
 // file, and the theme switch.
@@ -13,19 +13,6 @@ type topBar struct {
 	Live  Link
 	Ready bool
 	send  func(Msg)
-	dark  bool
-}
-
-func (b *topBar) OnMount(ctx app.Context) {
-	var theme string
-	ctx.LocalStorage().Get(themeKey, &theme)
-	switch theme {
-	case "dark", "light":
-		b.dark = theme == "dark"
-		applyTheme(theme)
-	default:
-		b.dark = app.Window().Call("matchMedia", "(prefers-color-scheme: dark)").Get("matches").Bool()
-	}
 }
 
 func (b *topBar) Render() app.UI {
@@ -47,7 +34,7 @@ func (b *topBar) Render() app.UI {
 			open,
 			app.Input().Type("file").ID("open-file").Class("visually-hidden").Multiple(true).
 				TabIndex(-1).Aria("hidden", true).OnChange(b.picked),
-			app.Button().Type("button").Class("theme").Aria("pressed", b.dark).OnClick(b.toggle).Text("Dark theme"),
+			&theme.Switch{},
 		),
 	)
 }
@@ -69,19 +56,4 @@ func (b *topBar) picked(ctx app.Context, e app.Event) {
 	if len(files) > 0 {
 		b.send(ChoseFiles{Files: files})
 	}
-}
-
-func (b *topBar) toggle(ctx app.Context, e app.Event) {
-	b.dark = !b.dark
-	theme := "light"
-	if b.dark {
-		theme = "dark"
-	}
-	applyTheme(theme)
-	ctx.LocalStorage().Set(themeKey, theme)
-}
-
-// applyTheme pins the theme on <html>; the stylesheets read data-theme.
-func applyTheme(theme string) {
-	app.Window().Get("document").Get("documentElement").Call("setAttribute", "data-theme", theme)
 }
