@@ -105,7 +105,7 @@ func Update(m Model, msg Msg) (Model, Cmd) {
 			names = append(names, f.Name)
 		}
 		m.Status = "Opening " + strings.Join(names, ", ") + "…"
-		return m, OpenFiles{Files: msg.Files}
+		return m, OpenFiles(msg) // the same files, in the order given
 	case Opened:
 		switch {
 		case msg.Err != nil:
