@@ -25,18 +25,19 @@ import (
 // the upstream answered (answered), each read of the body (passed) and
 // how the stream ended (ended); its judge goroutine does the rest.
 type judging struct {
-	p       *Proxy
-	run     Run
-	headers []string    // the request's header names, for the observer
-	watcher RunObserver // nil without an observer
-	start   time.Time
-	body    *teeBody
-	answer  chan answer // one, from the handler
-	stream  *backlog
-	ref     *runRef       // this run, for the next on its thread
-	placed  chan struct{} // closed once the run has its place on its thread (or has none)
-	done    chan struct{}
-	outcome outcome // set before done closes
+	p        *Proxy
+	run      Run
+	headers  []string    // the request's header names, for the observer
+	watcher  RunObserver // nil without an observer
+	observed bool        // the observer was told of the run
+	start    time.Time
+	body     *teeBody
+	answer   chan answer // one, from the handler
+	stream   *backlog
+	ref      *runRef       // this run, for the next on its thread
+	placed   chan struct{} // closed once the run has its place on its thread (or has none)
+	done     chan struct{}
+	outcome  outcome // set before done closes
 
 	consumer  *agui.Consumer
 	violation *agui.Violation // the first rule the stream broke
@@ -167,11 +168,6 @@ var errCut = errors.New("the stream was cut")
 func (j *judging) judge() {
 	defer j.p.judges.Done()
 	in, opts := j.input()
-	if o := j.p.cfg.Observer; o != nil {
-		where := agent.RedactURL(j.p.join((&url.URL{Path: j.run.Path}).EscapedPath(), "").String())
-		j.watcher = o.Begin(Begin{Method: j.run.Method, Path: j.run.Path, URL: where, Started: j.start, ThreadID: j.run.ThreadID, RunID: j.run.RunID,
-			Input: j.run.sent, Headers: j.headers, Resume: len(in.Answers()) > 0})
-	}
 	a := <-j.answer
 	j.run.Status = a.status
 	if a.header != nil {
@@ -194,9 +190,11 @@ func (j *judging) judge() {
 // input reads the run input the client sent, exactly, and checks its
 // resume list against the thread's previous run. A refused input is
 // judged against as none: any run is accepted.
-func (j *judging) input() (agui.Input, agui.Options) {
-	var opts agui.Options
-	defer j.place()
+func (j *judging) input() (in agui.Input, opts agui.Options) {
+	defer func() {
+		j.observe(in)
+		j.place()
+	}()
 	data, whole, over, err := j.body.result()
 	switch {
 	case over:
@@ -233,6 +231,7 @@ func (j *judging) input() (agui.Input, agui.Options) {
 	}
 	j.ref.thread = in.ThreadID
 	prev := j.p.threads.begin(in.ThreadID, j.ref)
+	j.observe(in)
 	j.place()
 	answers := in.Answers()
 	if prev == nil {
@@ -269,6 +268,20 @@ func (j *judging) input() (agui.Input, agui.Options) {
 			prev.runID, len(prev.pending.Interrupts))
 	}
 	return in, opts
+}
+
+// observe tells the observer of the run, once, before the run takes its
+// place: a client that reads one run to its end before it sends the next
+// sees the inspector number them in that order.
+func (j *judging) observe(in agui.Input) {
+	o := j.p.cfg.Observer
+	if o == nil || j.observed {
+		return
+	}
+	j.observed = true
+	where := agent.RedactURL(j.p.join((&url.URL{Path: j.run.Path}).EscapedPath(), "").String())
+	j.watcher = o.Begin(Begin{Method: j.run.Method, Path: j.run.Path, URL: where, Started: j.start, ThreadID: j.run.ThreadID, RunID: j.run.RunID,
+		Input: j.run.sent, Headers: j.headers, Resume: len(in.Answers()) > 0})
 }
 
 // place says the run has its place on its thread, or will have none.
