@@ -42,14 +42,15 @@ const (
 //     (PerformanceObserver 'longtask', which sees tasks of 50 ms and over).
 //
 // The first run a page shows after loading pays for things done once per
-// page, whatever the run's size: the browser compiles the code of a run's
-// view the first time it runs, and looks up the fonts of text it has not
-// drawn yet. The benchmark reports that apart (a 31-event run and the
-// 10,000-event one, each the first a fresh page shows) and holds the budget
-// on the 10,000-event run shown after another.
+// page, whatever the run's size, though the page rehearses a sample run as
+// it starts (kit/inspect/page/rehearsal.go): the code of following a link
+// runs for the first time. The benchmark reports that apart (a 31-event run
+// and the 10,000-event one, each the first a fresh page shows), with the
+// longest task of loading the page, and holds the budget on the
+// 10,000-event run shown after another.
 func BenchmarkInspector(b *testing.B) {
 	for b.Loop() {
-		first, firstBig, big := inspectorBigRun(b)
+		load, first, firstBig, big := inspectorBigRun(b)
 		p95, worstLag := inspectorLatency(b)
 		b.ReportMetric(p95, "ms-event-to-screen-p95")
 		b.ReportMetric(worstLag, "ms-event-to-screen-max")
@@ -57,8 +58,9 @@ func BenchmarkInspector(b *testing.B) {
 		b.ReportMetric(float64(big.count), "long-tasks-10k")
 		b.ReportMetric(first.longest, "ms-longest-task-first-31")
 		b.ReportMetric(firstBig.longest, "ms-longest-task-first-10k")
-		b.Logf("event to screen at 50/s: p95 %.1f ms, max %.1f ms (budget p95 %d ms); 10,000-event run, longest task: %.0f ms (%d long tasks) (budget: none over %d ms); the first run a page shows: %.0f ms (31 events), %.0f ms (10,000 events)",
-			p95, worstLag, inspectorLatencyBudgetMs, big.longest, big.count, inspectorLongTaskBudgetMs, first.longest, firstBig.longest)
+		b.ReportMetric(load.longest, "ms-longest-task-load")
+		b.Logf("event to screen at 50/s: p95 %.1f ms, max %.1f ms (budget p95 %d ms); 10,000-event run, longest task: %.0f ms (%d long tasks) (budget: none over %d ms); the first run a page shows: %.0f ms (31 events), %.0f ms (10,000 events); loading the page: %.0f ms",
+			p95, worstLag, inspectorLatencyBudgetMs, big.longest, big.count, inspectorLongTaskBudgetMs, first.longest, firstBig.longest, load.longest)
 		if p95 > inspectorLatencyBudgetMs {
 			b.Errorf("event to screen p95 %.1f ms, over the %d ms budget", p95, inspectorLatencyBudgetMs)
 		}
@@ -140,7 +142,7 @@ func inspectorLatency(b *testing.B) (p95, max float64) {
 	return lags[len(lags)*95/100], lags[len(lags)-1]
 }
 
-func inspectorBigRun(b *testing.B) (first, firstBig, big taskFigures) {
+func inspectorBigRun(b *testing.B) (load, first, firstBig, big taskFigures) {
 	var stream []string
 	event := func(v string) { stream = append(stream, `{"event":`+v+`}`) }
 	event(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`)
@@ -162,13 +164,15 @@ func inspectorBigRun(b *testing.B) (first, firstBig, big taskFigures) {
 		p.onNewDocument(responsiveness)
 		p.openInspector(insp.url, "")
 		p.waitRun("1", "ok")
+		l := longTasks(p)
+		load.longest, load.count = max(load.longest, l.longest), load.count+l.count
 		return p
 	}
 	p := open()
 	first = openToTheEnd(p, "2", smallEvents)
 	big = openToTheEnd(p, "1", bigRunEvents)
 	firstBig = openToTheEnd(open(), "1", bigRunEvents)
-	return first, firstBig, big
+	return load, first, firstBig, big
 }
 
 // openToTheEnd opens a run of n events, scrolls its timeline to the end in
@@ -188,6 +192,12 @@ func openToTheEnd(p *page, id string, n int) taskFigures {
 	p.input(chromedp.Focus(`#timeline-box`), chromedp.KeyEvent(kb.End))
 	p.until("the state at the end", fmt.Sprintf(`document.querySelector('.state')?.dataset.at === '%d'`, n-1))
 	p.do(settled)
+	return longTasks(p)
+}
+
+// longTasks are the long tasks the page has noted since it loaded, or
+// since __longTasks was last emptied.
+func longTasks(p *page) taskFigures {
 	var f taskFigures
 	type task struct{ Start, Duration float64 }
 	for _, t := range eval[[]task](p, `window.__longTasks`) {

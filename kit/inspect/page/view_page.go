@@ -14,6 +14,11 @@ type page struct {
 	ctx     app.Context // the OnMount context: Dispatch needs a mounted source
 	runtime *runtime    // nil until mounted in the browser
 	reveal  int         // the Scroll.Reveal the box was last moved for
+
+	// rehearsal is the sample run drawn out of sight while the page starts
+	// (rehearsal.go); rehearsed, once it is gone.
+	rehearsal *Shown
+	rehearsed bool
 }
 
 // OnMount runs in the browser only: the live feed starts here, never
@@ -23,6 +28,27 @@ func (p *page) OnMount(ctx app.Context) {
 	p.runtime = newRuntime(p.deliver)
 	p.send(Located{Hash: app.Window().Get("location").Get("hash").String()})
 	p.runtime.listen()
+	p.rehearse()
+}
+
+// rehearse draws the sample run in a task after the page's first, has the
+// browser lay it out in the next, then takes it away: three tasks, none
+// holding the page for the whole.
+func (p *page) rehearse() {
+	nextTask(func() {
+		p.ctx.Dispatch(func(ctx app.Context) {
+			s := rehearsal()
+			p.rehearsal = &s
+			ctx.Defer(func(app.Context) { // drawn
+				nextTask(func() {
+					if r := app.Window().Get("document").Call("querySelector", ".rehearsal"); r.Truthy() {
+						r.Get("offsetHeight") // laid out, now
+					}
+					p.ctx.Dispatch(func(app.Context) { p.rehearsal, p.rehearsed = nil, true })
+				})
+			})
+		})
+	})
 }
 
 func (p *page) OnDismount() {
@@ -63,7 +89,7 @@ func (p *page) deliver(msg Msg) {
 
 func (p *page) Render() app.UI {
 	m := p.model
-	return app.Div().Class("page", "inspector").DataSet("ready", p.runtime != nil).
+	return app.Div().Class("page", "inspector").DataSet("ready", p.runtime != nil && p.rehearsed).
 		OnDragOver(p.dragOver).OnDrop(p.drop).Body(
 		app.A().Class("skip").Href("#main").OnClick(skipToMain).Text("Skip to content"),
 		&topBar{Live: m.Live, Ready: p.runtime != nil, send: p.send},
@@ -75,6 +101,7 @@ func (p *page) Render() app.UI {
 				runView(m.Shown, p.send),
 			),
 		),
+		app.If(p.rehearsal != nil, func() app.UI { return rehearsalView(*p.rehearsal) }),
 	)
 }
 
