@@ -45,6 +45,8 @@ func negotiate(accept string) acceptance {
 	switch {
 	case accept == "text/event-stream": // what AG-UI's clients send
 		return acceptance{sse: 1, sseSpec: 2, binSpec: -1}
+	case accept == proto.MediaType: // what they send for the binary transport
+		return acceptance{binary: 1, binSpec: 2, sseSpec: -1}
 	case strings.TrimSpace(accept) == "":
 		return acceptance{sse: 1, sseSpec: 0, binSpec: -1}
 	}

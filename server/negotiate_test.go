@@ -42,3 +42,13 @@ func TestNegotiate(t *testing.T) {
 		}
 	}
 }
+
+// The headers AG-UI's clients send are read without parsing them: as the
+// parse reads them.
+func TestNegotiateShortcutsAgreeWithTheParse(t *testing.T) {
+	for _, accept := range []string{"text/event-stream", "application/vnd.ag-ui.event+proto"} {
+		if got, want := negotiate(accept), negotiate(accept+";q=1"); got != want {
+			t.Errorf("Accept %q: %+v, parsed %+v", accept, got, want)
+		}
+	}
+}
