@@ -17,7 +17,7 @@ func BenchmarkFeedStream(b *testing.B) {
 		[]byte(`{"type":"STATE_DELTA","delta":[{"op":"add","path":"/services/-","value":{"id":"search","name":"Search","series":"Platform","volume":410,"latency":71}}]}`),
 		[]byte(`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`),
 	}
-	in, _, err := agui.ReadInput([]byte(`{"threadId":"t","runId":"r","protocolVersion":"1.0","state":{},"messages":[],"tools":[],"context":[],"forwardedProps":{"scenario":"normal"}}`))
+	in, _, err := agui.ReadInput(clientInput)
 	if err != nil {
 		b.Fatal(err)
 	}
