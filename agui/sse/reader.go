@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sync"
 )
 
 // ErrEventTooLarge reports an event over the reader's limit.
@@ -33,17 +34,40 @@ type Reader struct {
 	OnLine func(line []byte)
 
 	lines   *bufio.Scanner
+	buf     *[]byte // the scanner's first buffer, from the pool
 	max     int
 	data    []byte
+	kept    *[]byte // where data came from, to go back to the pool
 	hasData bool
 	started bool
+	err     error // the end, once reached: every later Next returns it
 }
+
+// Readers take their first line buffer from a pool and give it back, with
+// the event buffer, at the stream's end: a stream judged per request
+// (the proxy's) would otherwise make both anew each time.
+var (
+	lineBuffers  = sync.Pool{New: func() any { b := make([]byte, 0, startLine); return &b }}
+	eventBuffers = sync.Pool{New: func() any { return new([]byte) }}
+)
+
+// startLine is the scanner's first buffer: most events fit.
+const startLine = 4096
+
+// maxPooled bounds an event buffer kept for the next reader.
+const maxPooled = 64 << 10
 
 // NewReader reads events of at most maxEvent bytes of data from r.
 func NewReader(r io.Reader, maxEvent int) *Reader {
 	lines := bufio.NewScanner(r)
 	maxLine := maxEvent + len("data: \r\n")
-	lines.Buffer(make([]byte, 0, min(4096, maxLine)), maxLine) // a line over maxLine is refused however it arrives
+	var buf *[]byte
+	if maxLine >= startLine {
+		buf = lineBuffers.Get().(*[]byte)
+		lines.Buffer((*buf)[:0], maxLine) // a line over maxLine is refused however it arrives
+	} else {
+		lines.Buffer(make([]byte, 0, maxLine), maxLine)
+	}
 	// The scanner hands the split the whole unfinished line again after
 	// every read: searched bytes are remembered, so that a line arriving in
 	// k chunks is searched once, not k times (an 800 KB event in 16 KB
@@ -60,13 +84,41 @@ func NewReader(r io.Reader, maxEvent int) *Reader {
 		}
 		return advance, line, err
 	})
-	return &Reader{lines: lines, max: maxEvent}
+	data := eventBuffers.Get().(*[]byte)
+	return &Reader{lines: lines, buf: buf, max: maxEvent, data: (*data)[:0], kept: data}
 }
 
 // Next returns the data of the next event. The slice is valid until the
 // next call. At the end of the stream it returns io.EOF; an event not ended
 // by a blank line is discarded, as the standard says.
 func (s *Reader) Next() ([]byte, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	data, err := s.next()
+	if err != nil {
+		s.end(err)
+	}
+	return data, err
+}
+
+// end keeps err for every later Next and gives the buffers back: nothing
+// reads them again (the data last returned was valid until this call).
+func (s *Reader) end(err error) {
+	s.err, s.lines = err, nil
+	if s.buf != nil {
+		*s.buf = (*s.buf)[:0]
+		lineBuffers.Put(s.buf)
+		s.buf = nil
+	}
+	if cap(s.data) <= maxPooled {
+		*s.kept = s.data[:0]
+		eventBuffers.Put(s.kept)
+	}
+	s.data, s.kept = nil, nil
+}
+
+func (s *Reader) next() ([]byte, error) {
 	s.data, s.hasData = s.data[:0], false
 	for s.lines.Scan() {
 		line := s.lines.Bytes()

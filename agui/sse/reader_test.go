@@ -120,3 +120,46 @@ func BenchmarkBigEvent(b *testing.B) {
 		}
 	}
 }
+
+// A reader gives its buffers back at the stream's end: the next reader
+// reads its own events whole, and the ended one keeps saying how it ended.
+func TestEndedReaderKeepsItsEnd(t *testing.T) {
+	const max = 1 << 20 // as the engine reads: the buffers are pooled
+	first := NewReader(strings.NewReader("data: "+strings.Repeat("a", 5000)+"\n\n"), max)
+	if data, err := first.Next(); err != nil || len(data) != 5000 {
+		t.Fatalf("first event: %d bytes, %v", len(data), err)
+	}
+	for range 2 {
+		if _, err := first.Next(); !errors.Is(err, io.EOF) {
+			t.Fatalf("after the end: %v, want io.EOF every time", err)
+		}
+	}
+	got, err := readChunked(t, "data: b\n\ndata: "+strings.Repeat("c", 300)+"\n\n", max, 7)
+	if err != nil || len(got) != 2 || got[0] != "b" || got[1] != strings.Repeat("c", 300) {
+		t.Fatalf("the next reader: %q, %v", got, err)
+	}
+	big := NewReader(strings.NewReader("data: "+strings.Repeat("x", 40)+"\n\n"), 10)
+	for range 2 {
+		if _, err := big.Next(); !errors.Is(err, ErrEventTooLarge) {
+			t.Fatalf("an event over the bound: %v, want ErrEventTooLarge every time", err)
+		}
+	}
+}
+
+// A short stream read to its end costs the reader itself and its scanner:
+// neither buffer is made anew.
+func TestReaderReusesBuffers(t *testing.T) {
+	stream := "data: {\"type\":\"RUN_STARTED\"}\n\ndata: {\"type\":\"RUN_FINISHED\"}\n\n"
+	read := func() {
+		r := NewReader(strings.NewReader(stream), 1<<20)
+		for {
+			if _, err := r.Next(); err != nil {
+				return
+			}
+		}
+	}
+	read()
+	if n := testing.AllocsPerRun(100, read); n > 5 {
+		t.Errorf("%.0f allocations per stream, want at most 5 (the reader, its scanner, its split and what that remembers, the string reader)", n)
+	}
+}
