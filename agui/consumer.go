@@ -50,7 +50,7 @@ type Judgement struct {
 	Events    []Event // what application code receives: none when dropped; several when a chunk expands or closes
 	Warnings  []Warning
 	Violation *Violation  // the stream broke a rule here: nothing more is accepted
-	Run       *Run        // the run it belongs to, as it stands after it
+	Run       *Run        // the run it belongs to, as it stands after it (shared by the judgements it does not change: read it, do not write it)
 	Change    StateChange // what it did to the state
 }
 
@@ -126,6 +126,7 @@ type Consumer struct {
 	ended    bool
 
 	runs   []Run
+	shown  *Run // the copy of the last run judgements show, until it changes
 	thread string
 	open   openSet
 	lanes  lanes
@@ -186,12 +187,22 @@ func (c *Consumer) Feed(data []byte) Judgement {
 	if s.Violation != nil {
 		c.rejected = s.Violation
 	}
-	if len(c.runs) > 0 {
-		run := c.runs[len(c.runs)-1]
-		s.Run = &run
-	}
+	s.Run = c.lastRun()
 	c.keep(s.Warnings)
 	return s
+}
+
+// lastRun is a copy of the last run, as it stands, or nil: one copy for
+// every judgement until the run changes (verify), rather than one each.
+func (c *Consumer) lastRun() *Run {
+	if len(c.runs) == 0 {
+		return nil
+	}
+	if c.shown == nil {
+		run := c.runs[len(c.runs)-1]
+		c.shown = &run
+	}
+	return c.shown
 }
 
 // fail records the rule the event broke.
@@ -225,19 +236,20 @@ func (c *Consumer) feed(s *Judgement, data []byte) {
 	if !ok {
 		return
 	}
-	for _, e := range c.expand(s, ev) {
+	events := c.expand(s, ev)
+	if s.Violation != nil {
+		return
+	}
+	for i := range events {
+		c.verify(s, &events[i])
 		if s.Violation != nil {
 			return
 		}
-		c.verify(s, &e)
+		c.apply(s, &events[i])
 		if s.Violation != nil {
 			return
 		}
-		c.apply(s, &e)
-		if s.Violation != nil {
-			return
-		}
-		s.Events = append(s.Events, e)
+		s.Events = events[:i+1] // delivered: those before a violation
 	}
 }
 

@@ -241,3 +241,22 @@ func TestATruncationNamesAMisspeltTerminalEvent(t *testing.T) {
 		t.Errorf("an ended stream: %q", why)
 	}
 }
+
+// A judgement's run is the run as it stood after that event: a later event
+// that changes the run does not change what an earlier judgement showed.
+// Judgements of events that leave the run as it is share one copy.
+func TestJudgementShowsTheRunAsItStood(t *testing.T) {
+	_, steps := replay(t, run(`{"type":"CUSTOM","name":"x","value":1}`, `{"type":"CUSTOM","name":"y","value":2}`)...)
+	_, steps2 := replay(t, started, `{"type":"RUN_ERROR","message":"boom"}`, `{"type":"RUN_STARTED","threadId":"t","runId":"r2"}`)
+	for i, want := range []Phase{Active, Active, Active, Finished} {
+		if steps[i].Run == nil || steps[i].Run.Phase != want {
+			t.Errorf("event %d: run %+v, want phase %d", i, steps[i].Run, want)
+		}
+	}
+	if steps[1].Run != steps[2].Run || steps[0].Run == steps[3].Run {
+		t.Errorf("the run's copies: %p %p %p %p; want events 1 and 2 to share one, and RUN_FINISHED a new one", steps[0].Run, steps[1].Run, steps[2].Run, steps[3].Run)
+	}
+	if steps2[0].Run.Phase != Active || steps2[1].Run.Phase != Errored || steps2[1].Run.RunID != "r" || steps2[2].Run.RunID != "r2" {
+		t.Errorf("a failed run, then another: %+v %+v %+v", steps2[0].Run, steps2[1].Run, steps2[2].Run)
+	}
+}

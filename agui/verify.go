@@ -57,6 +57,10 @@ func (o openSet) still() []string {
 
 func (c *Consumer) verify(s *Judgement, e *Event) {
 	switch e.Type {
+	case RunStarted, RunFinished, RunError:
+		c.shown = nil // the run may change: judgements from here on show a new copy
+	}
+	switch e.Type {
 	case RunStarted:
 		c.runStarted(s, e)
 		return
