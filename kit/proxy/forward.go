@@ -48,21 +48,15 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer resp.Body.Close()
-	header := endToEnd(resp.Header)
+	var skip func(string) bool
 	if len(p.cfg.CORSOrigins) > 0 {
-		for name := range header {
-			if strings.HasPrefix(name, "Access-Control-") {
-				delete(header, name) // the proxy's CORS layer answers for it
-			}
+		skip = func(name string) bool {
+			return strings.HasPrefix(name, "Access-Control-") // the proxy's CORS layer answers for it
 		}
 	}
-	for name, values := range header {
-		for _, v := range values {
-			w.Header().Add(name, v)
-		}
-	}
+	addEndToEnd(w.Header(), resp.Header, skip)
 	// The judge reads the upstream's headers as they came: nothing changes
-	// them (the client's are endToEnd's copy).
+	// them (addEndToEnd shares their values, clipped).
 	j.answered(answer{status: resp.StatusCode, header: resp.Header, at: time.Now()})
 
 	rc := http.NewResponseController(w)

@@ -392,3 +392,62 @@ func TestCredentialsPassUnlogged(t *testing.T) {
 		t.Errorf("%s", text)
 	}
 }
+
+// Hop-by-hop headers, and those a Connection header names, go neither
+// way; every other header goes as it came. With CORS origins the proxy
+// answers CORS itself: the upstream's Access-Control-* headers are
+// dropped and its Vary joins the proxy's.
+func TestOnlyEndToEndHeadersPass(t *testing.T) {
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		for _, name := range []string{"X-Client-Hop", "Proxy-Authorization", "Te"} {
+			if v := r.Header.Get(name); v != "" {
+				http.Error(w, name+" reached the agent: "+v, http.StatusBadRequest)
+				return
+			}
+		}
+		if got := r.Header.Values("X-Trace"); !slices.Equal(got, []string{"a", "b"}) {
+			http.Error(w, fmt.Sprintf("X-Trace %q", got), http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Connection", "x-private")
+		w.Header().Set("X-Private", "hop")
+		w.Header().Set("Keep-Alive", "timeout=5")
+		w.Header().Set("X-Agent", "a")
+		w.Header().Set("Vary", "Accept")
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		sse(w)
+		io.WriteString(w, started+"data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n")
+	})
+	for _, origins := range [][]string{nil, {"http://localhost:5173"}} {
+		th := start(t, proxy.Config{Upstream: up, CORSOrigins: origins})
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, th.url, bytes.NewReader(input))
+		req.Header.Set("Connection", "X-Client-Hop")
+		req.Header.Set("X-Client-Hop", "1")
+		req.Header.Set("Proxy-Authorization", "Basic eA==")
+		req.Header.Add("X-Trace", "a")
+		req.Header.Add("X-Trace", "b")
+		req.Header.Set("Origin", "http://localhost:5173")
+		resp, err := client(t).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("CORS %q: %d %s", origins, resp.StatusCode, body)
+		}
+		if resp.Header.Get("X-Private") != "" || resp.Header.Get("Keep-Alive") != "" || resp.Header.Get("X-Agent") != "a" {
+			t.Errorf("CORS %q: the client got %v", origins, resp.Header)
+		}
+		vary, allow := resp.Header.Values("Vary"), resp.Header.Get("Access-Control-Allow-Origin")
+		if origins == nil && (!slices.Equal(vary, []string{"Accept"}) || allow != "*") {
+			t.Errorf("no CORS: Vary %q, Access-Control-Allow-Origin %q; want the upstream's", vary, allow)
+		}
+		if origins != nil && (!slices.Contains(vary, "Accept") || !slices.Contains(vary, "Origin") || allow != origins[0]) {
+			t.Errorf("CORS: Vary %q, Access-Control-Allow-Origin %q; want both Varys and the proxy's own answer", vary, allow)
+		}
+		if run := th.next(t); !run.OK() || run.ContentType != "text/event-stream" {
+			t.Errorf("CORS %q: %s", origins, strings.Join(run.Lines(true), "\n"))
+		}
+	}
+}

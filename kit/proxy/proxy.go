@@ -44,7 +44,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/textproto"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -226,21 +228,42 @@ var hopByHop = []string{
 	"Te", "Trailer", "Transfer-Encoding", "Upgrade",
 }
 
-// endToEnd is h without its hop-by-hop headers, and those its Connection
-// header names.
+// endToEnd is h without its hop-by-hop headers (addEndToEnd).
 func endToEnd(h http.Header) http.Header {
-	out := h.Clone()
-	for _, v := range h.Values("Connection") {
-		for name := range strings.SplitSeq(v, ",") {
-			if name = strings.TrimSpace(name); name != "" {
-				out.Del(name)
+	out := make(http.Header, len(h))
+	addEndToEnd(out, h, nil)
+	return out
+}
+
+// addEndToEnd adds src's headers to dst, but for its hop-by-hop ones,
+// those its Connection header names, and those skip, if set, refuses. The
+// lists of values are shared, clipped: a value added to one later makes
+// a list of its own, so src stays as it came.
+func addEndToEnd(dst, src http.Header, skip func(name string) bool) {
+	connection := src["Connection"]
+	for name, values := range src {
+		if slices.Contains(hopByHop, name) || names(connection, name) || (skip != nil && skip(name)) {
+			continue
+		}
+		if have, ok := dst[name]; ok {
+			dst[name] = append(have, values...)
+		} else {
+			dst[name] = slices.Clip(values)
+		}
+	}
+}
+
+// names says whether a Connection header's values name the header name
+// (canonical).
+func names(connection []string, name string) bool {
+	for _, v := range connection {
+		for named := range strings.SplitSeq(v, ",") {
+			if textproto.CanonicalMIMEHeaderKey(strings.TrimSpace(named)) == name {
+				return true
 			}
 		}
 	}
-	for _, name := range hopByHop {
-		out.Del(name)
-	}
-	return out
+	return false
 }
 
 // setWriteDeadline gives the next write to the client d.
