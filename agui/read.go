@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -67,7 +68,8 @@ func readTop(data []byte, opts ...jsontext.Options) ([]member, error) {
 		return nil, fmt.Errorf("not a JSON object but %s", kindName(k))
 	}
 	dec.ReadToken()
-	members := make([]member, 0, 8)
+	var room [16]member // most objects fit: the list is then made once, at its size
+	members := room[:0]
 	for dec.PeekKind() != '}' {
 		name, err := dec.ReadValue()
 		if err != nil {
@@ -85,7 +87,7 @@ func readTop(data []byte, opts ...jsontext.Options) ([]member, error) {
 	if !dec.AtEnd() {
 		return nil, errors.New("not one JSON value: data follows the object")
 	}
-	return members, nil
+	return slices.Clone(members), nil
 }
 
 // checked reads JSON already read whole, and found valid then: its UTF-8
