@@ -32,6 +32,30 @@ type backlog struct {
 type chunk struct {
 	data []byte
 	at   time.Time
+	kept *[]byte // the pooled buffer data is in, if it is
+}
+
+// Chunks of up to smallChunk bytes (most reads of an event stream) are
+// copied into buffers kept between streams, and given back once read.
+var chunkBuffers = sync.Pool{New: func() any { b := make([]byte, 0, smallChunk); return &b }}
+
+const smallChunk = 4 << 10
+
+// copyChunk is a chunk holding a copy of p.
+func copyChunk(p []byte, at time.Time) chunk {
+	if len(p) > smallChunk {
+		return chunk{data: append([]byte(nil), p...), at: at}
+	}
+	kept := chunkBuffers.Get().(*[]byte)
+	return chunk{data: append((*kept)[:0], p...), at: at, kept: kept}
+}
+
+// release gives the chunk's buffer back, once nothing reads it.
+func (c *chunk) release() {
+	if c.kept != nil {
+		chunkBuffers.Put(c.kept)
+	}
+	*c = chunk{}
 }
 
 func newBacklog(max int) *backlog {
@@ -50,7 +74,7 @@ func (b *backlog) put(p []byte, at time.Time) {
 	if b.waiting+len(p) > b.max {
 		b.over = true
 	} else {
-		b.chunks = append(b.chunks, chunk{append([]byte(nil), p...), at})
+		b.chunks = append(b.chunks, copyChunk(p, at))
 		b.waiting += len(p)
 	}
 	b.ready.Signal()
@@ -71,6 +95,9 @@ func (b *backlog) close(err error) {
 func (b *backlog) stop() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	for i := range b.chunks {
+		b.chunks[i].release()
+	}
 	b.quit, b.chunks, b.waiting = true, nil, 0
 }
 
@@ -87,7 +114,7 @@ func (b *backlog) Read(p []byte) (int, error) {
 		n := copy(p, c.data)
 		b.at = c.at
 		if c.data = c.data[n:]; len(c.data) == 0 {
-			b.chunks[0] = chunk{}
+			c.release()
 			b.chunks = b.chunks[1:]
 		}
 		b.waiting -= n
