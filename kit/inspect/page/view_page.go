@@ -97,7 +97,7 @@ func (p *page) Render() app.UI {
 		app.Main().ID("main").TabIndex(-1).Body(
 			app.H1().Class("visually-hidden").Text("The AG-UI inspector"),
 			app.Div().Class("inspector-layout").Body(
-				&runList{Threads: Threads(m.Runs), Selected: m.Shown.ID, Listed: m.Listed, send: p.send},
+				&runList{Threads: Threads(m.Runs), Selected: m.Shown.ID, Listed: m.Listed},
 				runView(m.Shown, p.send),
 			),
 		),

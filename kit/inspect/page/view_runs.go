@@ -10,13 +10,15 @@ import (
 )
 
 // runList is the runs, newest first, grouped by thread: each a link that
-// shows it (its URL names it, so it opens in a new tab too).
+// shows it (its URL names it, so it opens in a new tab too). Following
+// one is go-app's navigation, which reaches the page as OnNav, in order
+// with every other input: a choice made here as well would race the
+// navigation, which lands later and takes back a step made meanwhile.
 type runList struct {
 	app.Compo
 	Threads  []Thread
 	Selected string
 	Listed   bool
-	send     func(Msg)
 }
 
 func (l *runList) Render() app.UI {
@@ -50,8 +52,7 @@ func (l *runList) item(r runs.Run) app.UI {
 	if r.Source != "live" {
 		source = "file " + path.Base(r.Source)
 	}
-	a := app.A().Class("run-link").Href(placeHash(r.ID, -1)).DataSet("run", r.ID).DataSet("status", string(r.Status)).
-		OnClick(l.choose).Body(
+	a := app.A().Class("run-link").Href(placeHash(r.ID, -1)).DataSet("run", r.ID).DataSet("status", string(r.Status)).Body(
 		app.Span().Class("run-name").Body(
 			app.Span().Class("run-id").Text("#"+r.ID),
 			app.Text(" "+r.Name),
@@ -65,15 +66,4 @@ func (l *runList) item(r runs.Run) app.UI {
 		a = a.Aria("current", "true")
 	}
 	return app.Li().Body(a)
-}
-
-// choose shows the run whose link was followed; a modified click opens it
-// in a new tab as links do.
-func (l *runList) choose(ctx app.Context, e app.Event) {
-	if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("shiftKey").Bool() {
-		ctx.PreventUpdate()
-		return
-	}
-	e.PreventDefault()
-	l.send(ChoseRun{ID: ctx.JSSrc().Get("dataset").Get("run").String()})
 }
