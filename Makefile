@@ -62,8 +62,10 @@ unit:
 	$(GO) test $(PACKAGES)
 
 ## fuzz: briefly, the readers of what agents and users hand the kit: the SSE and binary
-## stream readers, scripts, run inputs, answer files; CONTRIBUTING.md says how to run one longer
-FUZZTIME ?= 5s
+## stream readers, scripts, run inputs, answer files; CONTRIBUTING.md says how to run one longer.
+## A count, not a duration: Go 1.26's fuzzer can fail a run whose -fuzztime deadline lands
+## while a worker is busy (golang/go#75804, "context deadline exceeded", no input found)
+FUZZTIME ?= 100000x
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./agui/sse
 	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./agui/proto
