@@ -31,13 +31,13 @@ func TestALongTextShowsItsEndUntilAskedForAll(t *testing.T) {
 }
 
 func TestShowWholeHoldsForTheShownRunOnly(t *testing.T) {
-	m, _ := step(t, NewModel(), ChoseRun{ID: "1"})
+	m, _ := step(t, NewModel(), Located{Hash: "#run=1"})
 	before := m
 	m, cmd := step(t, m, ShowWhole{Key: "message:m1"})
 	if cmd != nil || !m.Shown.Whole["message:m1"] || before.Shown.Whole["message:m1"] {
 		t.Fatalf("ShowWhole: %v, Cmd %v; the Model before changed: %v", m.Shown.Whole, cmd, before.Shown.Whole)
 	}
-	m, _ = step(t, m, ChoseRun{ID: "2"})
+	m, _ = step(t, m, Located{Hash: "#run=2"})
 	if len(m.Shown.Whole) != 0 {
 		t.Errorf("another run keeps the first's whole texts: %v", m.Shown.Whole)
 	}

@@ -50,9 +50,6 @@ type GotAt struct {
 	Err error
 }
 
-// ChoseRun: the person selected a run.
-type ChoseRun struct{ ID string }
-
 // ChoseEvent: the person selected an event (-1: before the first).
 type ChoseEvent struct{ Index int }
 
@@ -121,7 +118,6 @@ func (GotRuns) msg()    {}
 func (GotDetail) msg()  {}
 func (GotEvents) msg()  {}
 func (GotAt) msg()      {}
-func (ChoseRun) msg()   {}
 func (ChoseEvent) msg() {}
 func (Stepped) msg()    {}
 func (Scrolled) msg()   {}

@@ -36,10 +36,6 @@ func Update(m Model, msg Msg) (Model, Cmd) {
 			return m, nil
 		}
 		m.Runs, m.Listed = relisted(m.Runs, msg.Runs), true
-	case ChoseRun:
-		if msg.ID != m.Shown.ID {
-			return choose(m, msg.ID, -1)
-		}
 	case GotDetail:
 		return gotDetail(m, msg)
 	case GotEvents:

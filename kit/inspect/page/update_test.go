@@ -47,7 +47,7 @@ func events(from, n int) []runs.Event {
 func shown(t *testing.T, n int) Model {
 	t.Helper()
 	m, _ := step(t, NewModel(),
-		ChoseRun{ID: "1"},
+		Located{Hash: "#run=1"},
 		GotDetail{ID: "1", Detail: runs.Detail{Run: run("1", runs.OK, n)}},
 		GotEvents{ID: "1", From: 0, Events: events(0, n)},
 		GotAt{ID: "1", At: runs.At{Index: -1}},
@@ -57,7 +57,7 @@ func shown(t *testing.T, n int) Model {
 }
 
 func TestChoosingARunReadsItsDetailEventsAndStateBeforeTheFirstEvent(t *testing.T) {
-	m, cmd := Update(NewModel(), ChoseRun{ID: "7"})
+	m, cmd := Update(NewModel(), Located{Hash: "#run=7"})
 	want := Batch{ReadDetail{ID: "7"}, ReadEvents{ID: "7", From: 0, Limit: pageSize}, ReadAt{ID: "7", Index: -1}, KeepPlace{Hash: "#run=7"}}
 	if !reflect.DeepEqual(cmd, want) {
 		t.Errorf("cmd %#v, want %#v", cmd, want)
@@ -65,7 +65,7 @@ func TestChoosingARunReadsItsDetailEventsAndStateBeforeTheFirstEvent(t *testing.
 	if m.Shown.ID != "7" || m.Shown.Cursor != -1 {
 		t.Errorf("shown %+v", m.Shown)
 	}
-	if _, cmd := Update(m, ChoseRun{ID: "7"}); cmd != nil {
+	if _, cmd := Update(m, Located{Hash: "#run=7"}); cmd != nil {
 		t.Errorf("choosing the shown run again: %#v", cmd)
 	}
 }
@@ -84,7 +84,7 @@ func TestAReloadShowsTheRunAndEventTheURLNames(t *testing.T) {
 }
 
 func TestEventsArePagedUntilAllAreRead(t *testing.T) {
-	m, _ := Update(NewModel(), ChoseRun{ID: "1"})
+	m, _ := Update(NewModel(), Located{Hash: "#run=1"})
 	m, cmd := Update(m, GotEvents{ID: "1", From: 0, Events: events(0, 3), More: true})
 	if cmd != (ReadEvents{ID: "1", From: 4, Limit: pageSize}) {
 		t.Fatalf("after the first page: %#v", cmd)
@@ -266,7 +266,7 @@ func TestTheShownRunFollowsTheFeed(t *testing.T) {
 }
 
 func TestAResumedRunAndItsAnswerAreReadBothWays(t *testing.T) {
-	m, _ := Update(NewModel(), ChoseRun{ID: "1"})
+	m, _ := Update(NewModel(), Located{Hash: "#run=1"})
 	asked := runs.Detail{Run: runs.Run{ID: "1", Status: runs.Interrupted, ResumedBy: "2"}, Questions: []runs.Question{{ID: "i1", Reason: "confirmation"}}}
 	m, cmd := Update(m, GotDetail{ID: "1", Detail: asked})
 	if cmd != (ReadDetail{ID: "2"}) {
@@ -276,7 +276,7 @@ func TestAResumedRunAndItsAnswerAreReadBothWays(t *testing.T) {
 	if m.Shown.Answer == nil || m.Shown.Answer.Replies[0].InterruptID != "i1" || m.Shown.Detail.ID != "1" {
 		t.Errorf("answer %+v", m.Shown.Answer)
 	}
-	m, _ = Update(m, ChoseRun{ID: "2"})
+	m, _ = Update(m, Located{Hash: "#run=2"})
 	m, cmd = Update(m, GotDetail{ID: "2", Detail: runs.Detail{Run: runs.Run{ID: "2", Resumes: "1"}}})
 	if cmd != (ReadDetail{ID: "1"}) {
 		t.Fatalf("the asking run is not read: %#v", cmd)

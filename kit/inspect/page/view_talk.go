@@ -92,7 +92,7 @@ func (v *talkView) interrupt() []app.UI {
 		out = append(out, app.Div().Class("interrupt", "asked").Body(
 			app.H3().Text("The agent asked"),
 			questions(d.Questions),
-			answeredBy(d.ResumedBy, v.Answer, v.send),
+			answeredBy(d.ResumedBy, v.Answer),
 		))
 	}
 	if d.Resumes != "" {
@@ -102,7 +102,7 @@ func (v *talkView) interrupt() []app.UI {
 		}
 		out = append(out, app.Div().Class("interrupt", "answers").Body(
 			app.H3().Text("This run answers"),
-			app.P().Body(app.Text("It resumes "), runLink(d.Resumes, "run "+d.Resumes, v.send), app.Text(", which asked:")),
+			app.P().Body(app.Text("It resumes "), runLink(d.Resumes, "run "+d.Resumes), app.Text(", which asked:")),
 			questions(asked),
 			app.P().Text("The answer it sent:"),
 			replies(d.Replies),
@@ -133,7 +133,7 @@ func questions(qs []runs.Question) app.UI {
 	}))
 }
 
-func answeredBy(id string, answer *runs.Detail, send func(Msg)) app.UI {
+func answeredBy(id string, answer *runs.Detail) app.UI {
 	if id == "" {
 		return app.P().Class("hint").Text("No run has answered it yet.")
 	}
@@ -142,7 +142,7 @@ func answeredBy(id string, answer *runs.Detail, send func(Msg)) app.UI {
 		rs = answer.Replies
 	}
 	return app.Div().Body(
-		app.P().Body(app.Text("Answered by "), runLink(id, "run "+id, send), app.Text(", which sent:")),
+		app.P().Body(app.Text("Answered by "), runLink(id, "run "+id), app.Text(", which sent:")),
 		replies(rs),
 	)
 }
@@ -162,14 +162,9 @@ func replies(rs []runs.Reply) app.UI {
 }
 
 // runLink shows another run; its URL names it, for a new tab or Back.
-func runLink(id, text string, send func(Msg)) app.UI {
-	return app.A().Class("run-ref").Href(placeHash(id, -1)).DataSet("run", id).OnClick(func(ctx app.Context, e app.Event) {
-		if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("shiftKey").Bool() {
-			return
-		}
-		e.PreventDefault()
-		send(ChoseRun{ID: ctx.JSSrc().Get("dataset").Get("run").String()})
-	}).Text(text)
+// Following it is go-app's navigation only, as a run in the list (runList).
+func runLink(id, text string) app.UI {
+	return app.A().Class("run-ref").Href(placeHash(id, -1)).DataSet("run", id).Text(text)
 }
 
 // safeClass keeps a role to the letters a class name may carry.
