@@ -13,9 +13,10 @@ import (
 // whatever the run's size: V8 compiles each function of the run's view on
 // its first call, and Chromium asks its font service how to draw each font
 // and size not drawn yet. Measured, that held the first opening for 0.2 to
-// 0.5 s in one task. So the page draws a sample run once as it starts, out
-// of sight, and lays it out: the first real run then costs what its rows
-// cost, as every later one does.
+// 0.5 s in one task. So the page draws a sample run as it starts, out of
+// sight, stage by stage as a real run's answers arrive (the views mounted,
+// then updated: each path compiles apart), and lays it out: the first real
+// run then costs what its rows cost, as every later one does.
 
 //go:embed rehearsal.json
 var rehearsalJSON []byte
@@ -31,13 +32,17 @@ type rehearsalRun struct {
 }
 
 // rehearsal is the sample run as Update makes it from the runtime's
-// answers, at its state-patch event. Its Cmds are dropped: it reads nothing.
-func rehearsal() Shown {
+// answers, one stage per answer, at its state-patch event in the end: the
+// page draws each in turn, so the run's views are mounted and then updated,
+// as a real run's are while its answers arrive. Its Cmds are dropped: it
+// reads nothing.
+func rehearsal() []Shown {
 	var r rehearsalRun
 	if err := json.Unmarshal(rehearsalJSON, &r); err != nil {
 		panic("rehearsal.json: " + err.Error()) // embedded: a test reads it
 	}
 	m := NewModel()
+	var stages []Shown
 	for _, msg := range []Msg{
 		Located{Hash: placeHash(r.Detail.ID, r.At.Index)},
 		GotDetail{ID: r.Detail.ID, Detail: r.Detail},
@@ -46,8 +51,9 @@ func rehearsal() Shown {
 		GotAt{ID: r.Detail.ID, At: r.At},
 	} {
 		m, _ = Update(m, msg)
+		stages = append(stages, m.Shown)
 	}
-	return m.Shown
+	return stages
 }
 
 // rehearsalView draws the sample run where nobody sees it, reads nothing

@@ -5,7 +5,13 @@ import "testing"
 // The sample run the page draws as it starts must reach every part of the
 // run's view, or the first real run pays for the parts it missed.
 func TestTheRehearsalDrawsEveryPartOfARun(t *testing.T) {
-	s := rehearsal()
+	stages := rehearsal()
+	// Drawn in turn, the stages mount the run's views and then update
+	// them: the first has read nothing of the run, the last all of it.
+	if first := stages[0]; first.ID == "" || first.Detail != nil || len(first.Events) != 0 || first.At != nil {
+		t.Errorf("the first stage has read the run: detail %v, %d events, at %v", first.Detail != nil, len(first.Events), first.At != nil)
+	}
+	s := stages[len(stages)-1]
 	if s.Detail == nil || s.Asked == nil || s.At == nil {
 		t.Fatalf("read: detail %v, asked %v, at %v", s.Detail != nil, s.Asked != nil, s.At != nil)
 	}

@@ -1,6 +1,8 @@
 package page
 
 import (
+	goruntime "runtime"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -31,24 +33,35 @@ func (p *page) OnMount(ctx app.Context) {
 	p.rehearse()
 }
 
-// rehearse draws the sample run in a task after the page's first, has the
-// browser lay it out in the next, then takes it away: three tasks, none
-// holding the page for the whole.
+// rehearse draws the sample run's stages, each in a task of its own after
+// the page's first; the next task has the browser lay out what was drawn
+// and draws the next stage, or takes the sample away after the last. Then
+// the collector runs once, in a task of its own: its first run compiles its
+// code, which would otherwise hold up the first run large enough to need
+// it by some 30 ms. No task holds the page for the whole.
 func (p *page) rehearse() {
-	nextTask(func() {
-		p.ctx.Dispatch(func(ctx app.Context) {
-			s := rehearsal()
-			p.rehearsal = &s
-			ctx.Defer(func(app.Context) { // drawn
-				nextTask(func() {
-					if r := app.Window().Get("document").Call("querySelector", ".rehearsal"); r.Truthy() {
-						r.Get("offsetHeight") // laid out, now
-					}
-					p.ctx.Dispatch(func(app.Context) { p.rehearsal, p.rehearsed = nil, true })
-				})
+	stages := rehearsal()
+	var step func(i int)
+	step = func(i int) {
+		nextTask(func() {
+			if r := app.Window().Get("document").Call("querySelector", ".rehearsal"); r.Truthy() {
+				r.Get("offsetHeight") // lay out the stage drawn last, now
+			}
+			p.ctx.Dispatch(func(ctx app.Context) {
+				if i > len(stages) {
+					goruntime.GC()
+					p.rehearsed = true
+					return
+				}
+				p.rehearsal = nil
+				if i < len(stages) {
+					p.rehearsal = &stages[i]
+				}
+				ctx.Defer(func(app.Context) { step(i + 1) })
 			})
 		})
-	})
+	}
+	step(0)
 }
 
 func (p *page) OnDismount() {
