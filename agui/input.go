@@ -1,7 +1,9 @@
 package agui
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
@@ -13,8 +15,12 @@ import (
 type Input struct {
 	ThreadID string // "" when unknown
 	RunID    string // the requested run's id; "" when unknown
-	value    *jsonpatch.Object
-	answers  []Answer // the resume list, read once (Answers); nil when none
+	// members are the checked input's, each as its JSON within a copy of
+	// the input that nothing else holds; nil for the zero Input. A member
+	// is decoded when asked for: a server reading an input before each
+	// stream needs four small ones, not the conversation's tree.
+	members []member
+	answers []Answer // the resume list, read once (Answers); nil when none
 }
 
 // ReadInput reads a RunAgentInput as a consumer about to send it, or a
@@ -22,20 +28,17 @@ type Input struct {
 // legacy binary content part is upgraded first, a malformed known field
 // is an error, and unrecognised material is removed with a warning.
 func ReadInput(data []byte) (Input, []Warning, error) {
-	object, raw, ok := jsonpatch.DecodeObject(data)
-	if !ok { // not JSON, or not an object: Decode says which
+	data = bytes.Clone(data) // the members stand in it, whatever the caller does with data next
+	members, err := readTop(data)
+	if err != nil || deeperThan(data, jsonpatch.MaxDepth) {
+		// Not JSON, too deep, or not an object: Decode says which.
 		if _, err := jsonpatch.Decode(data); err != nil {
 			return Input{}, nil, &InputError{Reason: "the run input is " + err.Error()}
 		}
 		return Input{}, nil, &InputError{Reason: "the run input must be a JSON object"}
 	}
-	var v jsonpatch.Value = object
-	members := make([]member, len(raw))
-	for i, name := range object.Names() {
-		members[i] = member{name: name, raw: raw[i]}
-	}
-	if upgraded := upgradeBinaryParts(v); upgraded != v {
-		v, data = upgraded, jsonpatch.Encode(upgraded)
+	if upgraded, ok := upgradeInputParts(data, members); ok {
+		data = upgraded
 		members, _ = readTop(data, checked...) // read whole just now
 	}
 	var c checker
@@ -50,13 +53,32 @@ func ReadInput(data []byte) (Input, []Warning, error) {
 		warnings = append(warnings, Warning{Index: -1, Rule: UnknownMember, Text: fmt.Sprintf("removed %s from the run input: %s", r.path, r.reason)})
 	}
 	if len(c.removals) > 0 {
-		v, _ = jsonpatch.Decode(without(data, c.removals))
+		members, _ = readTop(without(data, c.removals), checked...)
 	}
-	in := Input{value: v.(*jsonpatch.Object)}
-	in.ThreadID, _ = in.get("threadId").(string)
-	in.RunID, _ = in.get("runId").(string)
+	in := Input{members: members}
+	in.ThreadID = stringOf(in.raw("threadId")) // the schema made both strings, or left them out
+	in.RunID = stringOf(in.raw("runId"))
 	in.answers = in.readAnswers()
 	return in, warnings, nil
+}
+
+// upgradeInputParts is the input with its legacy binary content parts
+// upgraded (upgradeBinaryParts), when it has any. Only messages that may
+// hold one (the word, or an escape that could spell it) are decoded.
+func upgradeInputParts(data []byte, members []member) ([]byte, bool) {
+	for _, m := range members {
+		if m.name != "messages" || !bytes.Contains(m.raw, []byte("binary")) && !bytes.Contains(m.raw, []byte(`\u`)) {
+			continue
+		}
+		whole, err := jsonpatch.Decode(data)
+		if err != nil {
+			return nil, false
+		}
+		if upgraded := upgradeBinaryParts(whole); upgraded != whole {
+			return jsonpatch.Encode(upgraded), true
+		}
+	}
+	return nil, false
 }
 
 // InputError is a run input that cannot be sent or served: the member at
@@ -75,19 +97,41 @@ func (e *InputError) Error() string {
 	return e.Field + ": " + e.Reason
 }
 
+// raw is a member's JSON; nil when the input has no such member.
+func (in Input) raw(name string) []byte {
+	for _, m := range in.members {
+		if m.name == name {
+			return m.raw
+		}
+	}
+	return nil
+}
+
+// get is a member, decoded; nil when absent.
 func (in Input) get(name string) jsonpatch.Value {
-	if in.value == nil {
+	raw := in.raw(name)
+	if raw == nil {
 		return nil
 	}
-	v, _ := in.value.Get(name)
+	v, _ := jsonpatch.Decode(raw) // read and checked whole already
 	return v
+}
+
+// object is the whole input, decoded.
+func (in Input) object() *jsonpatch.Object {
+	names, values := make([]string, len(in.members)), make([]jsonpatch.Value, len(in.members))
+	for i, m := range in.members {
+		names[i] = m.name
+		values[i], _ = jsonpatch.Decode(m.raw)
+	}
+	return jsonpatch.NewObject(names, values)
 }
 
 // State is the state the run starts from, as JSON: {} when the input
 // carries none.
 func (in Input) State() []byte {
-	if v := in.get("state"); v != nil {
-		return jsonpatch.Encode(v)
+	if raw := in.raw("state"); raw != nil {
+		return slices.Clone(raw)
 	}
 	return []byte("{}")
 }
@@ -101,7 +145,7 @@ func (in Input) messages() []jsonpatch.Value {
 }
 
 // ProtocolVersion is what the input declares; "" when it declares none.
-func (in Input) ProtocolVersion() string { s, _ := in.get("protocolVersion").(string); return s }
+func (in Input) ProtocolVersion() string { return stringOf(in.raw("protocolVersion")) }
 
 // ForwardedProps is the application's own channel, as JSON; nil when absent.
 func (in Input) ForwardedProps() jsonpatch.Value { return in.get("forwardedProps") }
@@ -117,14 +161,15 @@ func (in Input) Request(peer string) ([]byte, []Warning, error) { return in.Requ
 // flattened to text for a peer from before content parts, with a warning
 // naming what that loses.
 func (in Input) RequestAs(speak Version, peer string) ([]byte, []Warning, error) {
-	if in.value == nil {
+	if in.members == nil {
 		return nil, nil, fmt.Errorf("no run input")
 	}
 	old, known := ParseVersion(peer)
 	var warnings []Warning
 	names, values := []string(nil), []jsonpatch.Value(nil)
-	for _, name := range in.value.Names() {
-		v, _ := in.value.Get(name)
+	for _, m := range in.members {
+		name := m.name
+		v, _ := jsonpatch.Decode(m.raw)
 		switch name {
 		case "protocolVersion":
 			continue // declared below

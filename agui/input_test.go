@@ -3,6 +3,8 @@ package agui
 import (
 	"strings"
 	"testing"
+
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
 // The run input: docs.ag-ui.com/spec/1.0/basic/run-input, basic/processing
@@ -42,6 +44,56 @@ func TestReadInput(t *testing.T) {
 	}
 	if in.ThreadID != "t" || in.RunID != "r" || string(in.State()) != `{"services":[]}` {
 		t.Errorf("input %+v %s", in, in.State())
+	}
+}
+
+// An input is read once: its members are kept, and decoded when asked
+// for. What the Input says must not follow the caller's buffer, a legacy
+// part spelled with escapes must be upgraded as one spelled plainly, and
+// the bound on nesting holds for the input as a whole.
+func TestReadInputKeepsItsOwnCopy(t *testing.T) {
+	body := []byte(`{"threadId":"t","runId":"r","messages":[],"state":{"n":1},"protocolVersion":"1.0","forwardedProps":{"scenario":"normal"}}`)
+	in, _, err := ReadInput(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range body {
+		body[i] = ' ' // a pooled buffer, reused
+	}
+	if in.ThreadID != "t" || in.RunID != "r" || string(in.State()) != `{"n":1}` || in.ProtocolVersion() != "1.0" {
+		t.Errorf("after the caller's buffer changed: %q %q %s %q", in.ThreadID, in.RunID, in.State(), in.ProtocolVersion())
+	}
+	if props, _ := in.ForwardedProps().(*jsonpatch.Object); props == nil || props.Len() != 1 {
+		t.Errorf("forwardedProps %v", in.ForwardedProps())
+	}
+	state := in.State()
+	state[0] = 'x'
+	if string(in.State()) != `{"n":1}` {
+		t.Errorf("State shares the input's bytes: %s", in.State())
+	}
+}
+
+func TestReadInputUpgradesAnEscapedBinaryPart(t *testing.T) {
+	in := input(t, `{"threadId":"t","runId":"r","messages":[{"id":"old","role":"user","content":[`+
+		`{"typ\u0065":"bin\u0061ry","mimeType":"image/png","url":"https://example.com/b.png"}]}]}`)
+	body, _, err := in.Request("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"type":"image","source":{"type":"url","value":"https://example.com/b.png","mimeType":"image/png"}}`; !strings.Contains(string(body), want) {
+		t.Errorf("request %s\nwant the part %s", body, want)
+	}
+}
+
+func TestReadInputBoundsItsNesting(t *testing.T) {
+	deep := func(levels int) string { // the input's object is the first level
+		return `{"threadId":"t","runId":"r","messages":[],"state":{"x":` + strings.Repeat("[", levels-2) + strings.Repeat("]", levels-2) + `}}`
+	}
+	if _, _, err := ReadInput([]byte(deep(jsonpatch.MaxDepth))); err != nil {
+		t.Errorf("%d levels: %v", jsonpatch.MaxDepth, err)
+	}
+	if _, _, err := ReadInput([]byte(deep(jsonpatch.MaxDepth + 1))); err == nil || !strings.Contains(err.Error(), "nested deeper than") {
+		t.Errorf("%d levels: %v", jsonpatch.MaxDepth+1, err)
 	}
 }
 

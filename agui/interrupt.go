@@ -209,7 +209,7 @@ func (p Pending) run() string {
 // messages, state, tools, …) with runID as its run id and answers as its
 // resume list, checked (Check) before anything is sent.
 func (p Pending) Resume(base Input, runID string, answers []Answer, now time.Time) (Input, error) {
-	if base.value == nil {
+	if base.members == nil {
 		return Input{}, fmt.Errorf("no run input to resume from")
 	}
 	entries := make([]jsonpatch.Value, len(answers))
@@ -230,7 +230,7 @@ func (p Pending) Resume(base Input, runID string, answers []Answer, now time.Tim
 		}
 		entries[n] = jsonpatch.NewObject(names, values)
 	}
-	v := set(set(base.value, "runId", runID), "resume", jsonpatch.NewArray(entries))
+	v := set(set(base.object(), "runId", runID), "resume", jsonpatch.NewArray(entries))
 	in, _, err := ReadInput(jsonpatch.Encode(v))
 	if err != nil {
 		return Input{}, err
