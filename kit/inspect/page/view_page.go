@@ -40,7 +40,7 @@ func (p *page) OnMount(ctx app.Context) {
 // code, which would otherwise hold up the first run large enough to need
 // it by some 30 ms. No task holds the page for the whole.
 func (p *page) rehearse() {
-	stages := rehearsal()
+	var stages []Shown // made in the first step, not in the page's first task
 	var step func(i int)
 	step = func(i int) {
 		nextTask(func() {
@@ -48,6 +48,9 @@ func (p *page) rehearse() {
 				r.Get("offsetHeight") // lay out the stage drawn last, now
 			}
 			p.ctx.Dispatch(func(ctx app.Context) {
+				if stages == nil {
+					stages = rehearsal()
+				}
 				if i > len(stages) {
 					goruntime.GC()
 					p.rehearsed = true
