@@ -24,7 +24,7 @@ import (
 )
 
 func main() {
-	streams := flag.Int("streams", 20000, "streams per server at each concurrency")
+	streams := flag.Int("streams", 60000, "streams per server at each concurrency, over all rounds")
 	flag.Parse()
 	if err := run(*streams); err != nil {
 		fmt.Fprintln(os.Stderr, "peer:", err)
@@ -75,35 +75,43 @@ func run(streams int) error {
 	defer floor.Stop()
 
 	version, _ := exec.Command("node", "--version").Output()
-	fmt.Printf("CPU per normal stream, delays zeroed, loopback, %d streams per server per row in three rounds of %d, the median round (Node %s)\n\n",
-		3*streams, streams, strings.TrimSpace(string(version)))
+	fmt.Printf("CPU per normal stream, delays zeroed, loopback, %d streams per server per row in %d rounds of %d: each figure the median round's, each ratio the median of the rounds' own, with their least and most (Node %s)\n\n",
+		streams/rounds*rounds, rounds, streams/rounds, strings.TrimSpace(string(version)))
 	fmt.Println("| concurrency | Go CPU/stream | net/http alone CPU/stream | Go/net/http alone | Node CPU/stream | Go/Node CPU | Go streams/s | Node streams/s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
-	servers := []*load.Process{goServer, nodeServer, floor}
+	// Go and the floor sit side by side in every round's order, so that
+	// their ratio is taken over the same few seconds of the machine.
+	servers := []*load.Process{goServer, floor, nodeServer}
 	for _, s := range servers { // warm each up: Go's heap and pools, V8's optimising tiers
 		if _, err := load.Play(s.URL, 16, streams/2, s); err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
 		}
 	}
 	for _, c := range []int{16, 128} {
-		// Three rounds, each in another order (load.Order); each server's
-		// median round, which a busy moment of the machine moves least.
+		// Rounds, each in another order (load.Order). A shared machine's
+		// busy moments last seconds and move every figure of a round
+		// alike: the ratios are taken within each round, and the median
+		// round's shown with the spread over all of them.
 		var cpus, rates [3][]float64
-		for round := range 3 {
+		var overFloor, overNode []float64
+		for round := range rounds {
 			for _, i := range load.Order(round, len(servers)) {
-				r, err := load.Play(servers[i].URL, c, streams, servers[i])
+				r, err := load.Play(servers[i].URL, c, streams/rounds, servers[i])
 				if err != nil {
 					return fmt.Errorf("%s: %w", servers[i].Name, err)
 				}
 				cpus[i] = append(cpus[i], micros(r.CPU[0]))
 				rates[i] = append(rates[i], r.PerSecond)
 			}
+			overFloor = append(overFloor, cpus[0][round]/cpus[1][round])
+			overNode = append(overNode, cpus[0][round]/cpus[2][round])
 		}
 		var cpu, rate [3]float64
 		for i := range servers {
 			cpu[i], rate[i] = median(cpus[i]), median(rates[i])
 		}
-		fmt.Printf("| %d | %.1f µs | %.1f µs | %.2fx | %.1f µs | %.2fx | %.0f | %.0f |\n", c, cpu[0], cpu[2], cpu[0]/cpu[2], cpu[1], cpu[0]/cpu[1], rate[0], rate[1])
+		fmt.Printf("| %d | %.1f µs | %.1f µs | %s | %.1f µs | %s | %.0f | %.0f |\n",
+			c, cpu[0], cpu[1], spread(overFloor), cpu[2], spread(overNode), rate[0], rate[2])
 	}
 	fmt.Println("\ngoals: Go at most 1.3x net/http alone, and at most 0.6x Node, at each concurrency")
 	fmt.Println()
@@ -115,6 +123,14 @@ func run(streams int) error {
 		fmt.Printf("%s: %.0f MB resident at most\n", s.Name, float64(rss)/1e6)
 	}
 	return nil
+}
+
+// rounds is how many times each server plays its share of the streams.
+const rounds = 5
+
+// spread is the median of ratios, and their least and most.
+func spread(ratios []float64) string {
+	return fmt.Sprintf("%.2fx (%.2f to %.2f)", median(ratios), slices.Min(ratios), slices.Max(ratios))
 }
 
 func median(v []float64) float64 {
