@@ -6,7 +6,7 @@
 // A third server is the floor: net/http alone answering with the same
 // bytes (bench/floor stream), what any Go server pays before its own work.
 //
-//	make bench-peer        # or: go run ./bench/peer -streams 20000
+//	make bench-peer        # or: go run ./bench/peer -streams 20000 (a shorter run)
 //
 // It needs Node and npm; it is not part of make test.
 package main
@@ -26,6 +26,10 @@ import (
 func main() {
 	streams := flag.Int("streams", 60000, "streams per server at each concurrency, over all rounds")
 	flag.Parse()
+	if *streams < rounds*1000 {
+		fmt.Fprintf(os.Stderr, "peer: -streams must be at least %d (%d rounds of 1,000): /proc counts CPU in 10 ms ticks, too coarse for a smaller round\n", rounds*1000, rounds)
+		os.Exit(2)
+	}
 	if err := run(*streams); err != nil {
 		fmt.Fprintln(os.Stderr, "peer:", err)
 		os.Exit(1)
@@ -83,7 +87,7 @@ func run(streams int) error {
 	// their ratio is taken over the same few seconds of the machine.
 	servers := []*load.Process{goServer, floor, nodeServer}
 	for _, s := range servers { // warm each up: Go's heap and pools, V8's optimising tiers
-		if _, err := load.Play(s.URL, 16, streams/2, s); err != nil {
+		if _, err := load.Play(s.URL, 16, streams/6, s); err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
 		}
 	}
