@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/inspector"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
@@ -160,6 +161,8 @@ func (p *page) watch() {
 			if ev.Entry.Level == cdplog.EntryLevelError {
 				record("browser error: %s %s", ev.Entry.Text, ev.Entry.URL)
 			}
+		case *inspector.EventTargetCrashed:
+			record("the tab's renderer crashed")
 		case *network.EventLoadingFailed:
 			if ev.Canceled {
 				p.mu.Lock()
@@ -179,6 +182,7 @@ func (p *page) watch() {
 			func() error { _, err := cdp.Call(ctx, t, runtime.Enable, cdp.Empty{}); return err },
 			func() error { _, err := cdp.Call(ctx, t, cdplog.Enable, cdp.Empty{}); return err },
 			func() error { _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); return err },
+			func() error { _, err := cdp.Call(ctx, t, inspector.Enable, cdp.Empty{}); return err },
 		} {
 			if err := enable(); err != nil {
 				return err
@@ -246,9 +250,14 @@ func (p *page) keepArtifacts() {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.ctx), 10*time.Second)
 	defer cancel()
-	if png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
-		os.WriteFile(dir+".png", png, 0o644)
+	// A tab that does not answer (crashed, or its one thread held) leaves
+	// nothing to keep: say so, rather than name files that are not there.
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.t.Logf("no screenshot nor DOM kept: the tab did not give one: %v", err)
+		return
 	}
+	os.WriteFile(dir+".png", png, 0o644)
 	if html, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.outerHTML`)); err == nil {
 		os.WriteFile(dir+".html", []byte(html), 0o644)
 	}
@@ -258,15 +267,26 @@ func (p *page) keepArtifacts() {
 func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
 	if err := chromedp.Do(p.ctx, actions...); err != nil {
-		p.t.Fatal(err)
+		p.t.Fatalf("%v%s", err, p.seen())
 	}
+}
+
+// seen is what went wrong in the page so far, for a failure's message: an
+// action that timed out says little when the tab had crashed.
+func (p *page) seen() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.problems) == 0 {
+		return ""
+	}
+	return "; the page meanwhile: " + strings.Join(p.problems, "; ")
 }
 
 func eval[T any](p *page, js string) T {
 	p.t.Helper()
 	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js))
 	if err != nil {
-		p.t.Fatalf("%s: %v", js, err)
+		p.t.Fatalf("%s: %v%s", js, err, p.seen())
 	}
 	return v
 }
@@ -287,7 +307,7 @@ func (p *page) waitFor(what, js string, timeout time.Duration) {
 	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](js,
 		chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(20*time.Millisecond)))
 	if err != nil {
-		p.t.Fatalf("waiting for %s: %v (status %q)", what, err, p.status())
+		p.t.Fatalf("waiting for %s: %v (status %q)%s", what, err, p.status(), p.seen())
 	}
 }
 
