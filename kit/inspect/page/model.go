@@ -92,6 +92,13 @@ func (s Shown) ReadingAt() bool {
 	return s.At == nil || s.Reading.At || s.Reading.AtIndex != s.Cursor
 }
 
+// ReadingEvents reports whether more events are to come: kept and not yet
+// read, or the first page still on its way (the detail and the state can
+// come before it).
+func (s Shown) ReadingEvents() bool {
+	return s.More || s.Reading.Events && len(s.Events) == 0
+}
+
 // Event is the cursor's event, or nil before the first.
 func (s Shown) Event() *runs.Event {
 	if s.Cursor < 0 || s.Cursor >= len(s.Pos) {

@@ -21,14 +21,11 @@ func runView(s Shown, send func(Msg)) app.UI {
 	}
 	first, last := s.Window()
 	at := s.At
-	// Until the first page of events arrives, the count says they are
-	// being read: the detail and the state can come first.
-	more := s.More || s.Reading.Events && len(s.Events) == 0
 	return app.Div().Class("run-view").DataSet("run", s.ID).Body(
 		&runHead{Detail: s.Detail, Gone: s.Gone, ID: s.ID, send: send},
 		&timeline{
 			RunID: s.ID, Rows: s.Events[first:last], First: first, Total: len(s.Events), Count: len(s.Pos),
-			More: more, Cursor: s.Cursor, RowPx: s.Scroll.RowPx, Truncated: s.Detail != nil && s.Detail.Truncated, Current: s.Event(), Whole: s.Whole, send: send,
+			More: s.ReadingEvents(), Cursor: s.Cursor, RowPx: s.Scroll.RowPx, Truncated: s.Detail != nil && s.Detail.Truncated, Current: s.Event(), Whole: s.Whole, send: send,
 		},
 		app.Div().Class("split").Body(
 			&stateView{At: at, Cursor: s.Cursor, Reading: s.ReadingAt(), Open: s.Open, send: send},
