@@ -44,10 +44,10 @@ const (
 // The first run a page shows after loading pays for things done once per
 // page, whatever the run's size, though the page rehearses a sample run as
 // it starts (kit/inspect/page/rehearsal.go): the code of following a link
-// runs for the first time. The benchmark reports that apart (a 31-event run
-// and the 10,000-event one, each the first a fresh page shows), with the
-// longest task of loading the page, and holds the budget on the
-// 10,000-event run shown after another.
+// runs for the first time. So the budget holds three ways: a 31-event run
+// and the 10,000-event one, each the first a fresh page shows, and the
+// 10,000-event run shown after another. The longest task of loading the
+// page is reported, with no budget.
 func BenchmarkInspector(b *testing.B) {
 	for b.Loop() {
 		load, first, firstBig, big := inspectorBigRun(b)
@@ -59,13 +59,22 @@ func BenchmarkInspector(b *testing.B) {
 		b.ReportMetric(first.longest, "ms-longest-task-first-31")
 		b.ReportMetric(firstBig.longest, "ms-longest-task-first-10k")
 		b.ReportMetric(load.longest, "ms-longest-task-load")
-		b.Logf("event to screen at 50/s: p95 %.1f ms, max %.1f ms (budget p95 %d ms); 10,000-event run, longest task: %.0f ms (%d long tasks) (budget: none over %d ms); the first run a page shows: %.0f ms (31 events), %.0f ms (10,000 events); loading the page: %.0f ms",
-			p95, worstLag, inspectorLatencyBudgetMs, big.longest, big.count, inspectorLongTaskBudgetMs, first.longest, firstBig.longest, load.longest)
+		b.Logf("event to screen at 50/s: p95 %.1f ms, max %.1f ms (budget p95 %d ms); 10,000-event run shown after another, longest task: %.0f ms (%d long tasks); the first run a page shows: %.0f ms (31 events), %.0f ms (10,000 events) (budget: none over %d ms, each); loading the page: %.0f ms",
+			p95, worstLag, inspectorLatencyBudgetMs, big.longest, big.count, first.longest, firstBig.longest, inspectorLongTaskBudgetMs, load.longest)
 		if p95 > inspectorLatencyBudgetMs {
 			b.Errorf("event to screen p95 %.1f ms, over the %d ms budget", p95, inspectorLatencyBudgetMs)
 		}
-		if big.longest > inspectorLongTaskBudgetMs {
-			b.Errorf("a task of %.0f ms while opening and scrolling 10,000 events, over %d ms", big.longest, inspectorLongTaskBudgetMs)
+		for _, o := range []struct {
+			what string
+			f    taskFigures
+		}{
+			{"the first run a page shows, 31 events", first},
+			{"the first run a page shows, 10,000 events", firstBig},
+			{"10,000 events shown after another run", big},
+		} {
+			if o.f.longest > inspectorLongTaskBudgetMs {
+				b.Errorf("a task of %.0f ms while opening and scrolling %s, over %d ms", o.f.longest, o.what, inspectorLongTaskBudgetMs)
+			}
 		}
 	}
 }
@@ -171,6 +180,7 @@ func inspectorBigRun(b *testing.B) (load, first, firstBig, big taskFigures) {
 	p := open()
 	first = openToTheEnd(p, "2", smallEvents)
 	big = openToTheEnd(p, "1", bigRunEvents)
+	p.close()
 	firstBig = openToTheEnd(open(), "1", bigRunEvents)
 	return load, first, firstBig, big
 }
