@@ -16,9 +16,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/agent-analysis/agent-analysis/bench/internal/load"
 )
@@ -26,8 +24,8 @@ import (
 func main() {
 	streams := flag.Int("streams", 60000, "streams per server at each concurrency, over all rounds")
 	flag.Parse()
-	if *streams < rounds*1000 {
-		fmt.Fprintf(os.Stderr, "peer: -streams must be at least %d (%d rounds of 1,000): /proc counts CPU in 10 ms ticks, too coarse for a smaller round\n", rounds*1000, rounds)
+	if *streams < load.MinStreams {
+		fmt.Fprintf(os.Stderr, "peer: -streams must be at least %d (%d rounds of 1,000): /proc counts CPU in 10 ms ticks, too coarse for a smaller round\n", load.MinStreams, load.Rounds)
 		os.Exit(2)
 	}
 	if err := run(*streams); err != nil {
@@ -80,7 +78,7 @@ func run(streams int) error {
 
 	version, _ := exec.Command("node", "--version").Output()
 	fmt.Printf("CPU per normal stream, delays zeroed, loopback, %d streams per server per row in %d rounds of %d: each figure the median round's, each ratio the median of the rounds' own, with their least and most (Node %s)\n\n",
-		streams/rounds*rounds, rounds, streams/rounds, strings.TrimSpace(string(version)))
+		streams/load.Rounds*load.Rounds, load.Rounds, streams/load.Rounds, strings.TrimSpace(string(version)))
 	fmt.Println("| concurrency | Go CPU/stream | net/http alone CPU/stream | Go/net/http alone | Node CPU/stream | Go/Node CPU | Go streams/s | Node streams/s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	// Go and the floor sit side by side in every round's order, so that
@@ -92,19 +90,16 @@ func run(streams int) error {
 		}
 	}
 	for _, c := range []int{16, 128} {
-		// Rounds, each in another order (load.Order). A shared machine's
-		// busy moments last seconds and move every figure of a round
-		// alike: the ratios are taken within each round, and the median
-		// round's shown with the spread over all of them.
+		// Rounds, each in another order (load.Order); ratios within each.
 		var cpus, rates [3][]float64
 		var overFloor, overNode []float64
-		for round := range rounds {
+		for round := range load.Rounds {
 			for _, i := range load.Order(round, len(servers)) {
-				r, err := load.Play(servers[i].URL, c, streams/rounds, servers[i])
+				r, err := load.Play(servers[i].URL, c, streams/load.Rounds, servers[i])
 				if err != nil {
 					return fmt.Errorf("%s: %w", servers[i].Name, err)
 				}
-				cpus[i] = append(cpus[i], micros(r.CPU[0]))
+				cpus[i] = append(cpus[i], load.Micros(r.CPU[0]))
 				rates[i] = append(rates[i], r.PerSecond)
 			}
 			overFloor = append(overFloor, cpus[0][round]/cpus[1][round])
@@ -112,10 +107,10 @@ func run(streams int) error {
 		}
 		var cpu, rate [3]float64
 		for i := range servers {
-			cpu[i], rate[i] = median(cpus[i]), median(rates[i])
+			cpu[i], rate[i] = load.Median(cpus[i]), load.Median(rates[i])
 		}
 		fmt.Printf("| %d | %.1f µs | %.1f µs | %s | %.1f µs | %s | %.0f | %.0f |\n",
-			c, cpu[0], cpu[1], spread(overFloor), cpu[2], spread(overNode), rate[0], rate[2])
+			c, cpu[0], cpu[1], load.Spread(overFloor), cpu[2], load.Spread(overNode), rate[0], rate[2])
 	}
 	fmt.Println("\ngoals: Go at most 1.3x net/http alone, and at most 0.6x Node, at each concurrency")
 	fmt.Println()
@@ -128,19 +123,3 @@ func run(streams int) error {
 	}
 	return nil
 }
-
-// rounds is how many times each server plays its share of the streams.
-const rounds = 5
-
-// spread is the median of ratios, and their least and most.
-func spread(ratios []float64) string {
-	return fmt.Sprintf("%.2fx (%.2f to %.2f)", median(ratios), slices.Min(ratios), slices.Max(ratios))
-}
-
-func median(v []float64) float64 {
-	v = slices.Clone(v)
-	slices.Sort(v)
-	return v[len(v)/2]
-}
-
-func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }

@@ -19,16 +19,20 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
-	"time"
 
 	"github.com/agent-analysis/agent-analysis/bench/internal/load"
 )
 
 func main() {
-	streams := flag.Int("streams", 10000, "streams per round, straight and through the proxy")
+	streams := flag.Int("streams", 20000, "streams per path, over all rounds")
 	concurrency := flag.Int("c", 16, "streams at once")
 	flag.Parse()
+	if *streams < load.MinStreams {
+		fmt.Fprintf(os.Stderr, "proxy: -streams must be at least %d (%d rounds of 1,000): /proc counts CPU in 10 ms ticks, too coarse for a smaller round\n", load.MinStreams, load.Rounds)
+		os.Exit(2)
+	}
 	if err := run(*streams, *concurrency); err != nil {
 		fmt.Fprintln(os.Stderr, "proxy:", err)
 		os.Exit(1)
@@ -82,63 +86,78 @@ func run(streams, c int) error {
 			return err
 		}
 	}
-	// Twice each, the second time in the reverse order (load.Order).
-	rounds := make([][]load.Result, len(paths))
-	for round := range 2 {
+	// Rounds, each in another order (load.Order): the proxy and Go's
+	// reverse proxy sit side by side in every one, so that their ratio is
+	// taken over the same few seconds of the machine.
+	per := streams / load.Rounds
+	figures := make([]figures, len(paths))
+	var overReverse, ttfbOverReverse []float64
+	for round := range load.Rounds {
 		for _, i := range load.Order(round, len(paths)) {
 			procs := []*load.Process{server}
 			if i > 0 {
 				procs = append(procs, paths[i])
 			}
-			r, err := load.Play(paths[i].URL, c, streams, procs...)
+			r, err := load.Play(paths[i].URL, c, per, procs...)
 			if err != nil {
 				return fmt.Errorf("%s: %w", paths[i].Name, err)
 			}
-			rounds[i] = append(rounds[i], r)
+			figures[i].add(r)
 		}
+		// The yardstick is Go's own reverse proxy, the least an HTTP
+		// proxy pays: the judging must cost little beside it, and stay
+		// off the bytes' path.
+		t, r := &figures[1], &figures[2]
+		overReverse = append(overReverse, t.proxyCPU[round]/r.proxyCPU[round])
+		ttfbOverReverse = append(ttfbOverReverse, t.p50[round]-r.p50[round])
 	}
-	d, t := mean(rounds[0]), mean(rounds[1])
+	d, t, r, f := figures[0].medians(), figures[1].medians(), figures[2].medians(), figures[3].medians()
 
-	fmt.Printf("The proxy in front of the server: normal streams, delays zeroed, loopback, %d at once, two rounds of %d each way\n\n", c, streams)
+	fmt.Printf("The proxy in front of the server: normal streams, delays zeroed, loopback, %d at once, %d streams each way in %d rounds of %d: each figure the median round's, each comparison the median of the rounds' own, with their least and most\n\n", c, per*load.Rounds, load.Rounds, per)
 	fmt.Println("| path | streams/s | against straight | server CPU/stream | proxy CPU/stream | first byte p50 | first byte p99 |")
 	fmt.Println("|---|---|---|---|---|---|---|")
-	fmt.Printf("| straight | %.0f | 1x | %.1f µs | | %.2f ms | %.2f ms |\n", d.perSecond, d.cpu[0], d.p50, d.p99)
+	fmt.Printf("| straight | %.0f | 1x | %.1f µs | | %.2f ms | %.2f ms |\n", d.perSecond, d.serverCPU, d.p50, d.p99)
 	names := []string{"", "through agent-analysis proxy", "floor: through Go's httputil.ReverseProxy, judging nothing", "floor: through a TCP relay (kernel splice, no HTTP read)"}
 	for i := 1; i < len(paths); i++ {
-		m := mean(rounds[i])
-		fmt.Printf("| %s | %.0f | %.2fx | %.1f µs | %.1f µs | %.2f ms | %.2f ms |\n", names[i], m.perSecond, m.perSecond/d.perSecond, m.cpu[0], m.cpu[1], m.p50, m.p99)
+		m := figures[i].medians()
+		fmt.Printf("| %s | %.0f | %.2fx | %.1f µs | %.1f µs | %.2f ms | %.2f ms |\n", names[i], m.perSecond, m.perSecond/d.perSecond, m.serverCPU, m.proxyCPU, m.p50, m.p99)
 	}
-	// The yardstick is Go's own reverse proxy, the least an HTTP proxy
-	// pays: the judging must cost little beside it, and stay off the
-	// bytes' path.
-	r, f := mean(rounds[2]), mean(rounds[3])
-	fmt.Printf("\nproxy CPU against Go's reverse proxy %.2fx (goal at most 1.3x) · first byte p50 %+.2f ms against it (goal within 0.5 ms)\n\n",
-		t.cpu[1]/r.cpu[1], t.p50-r.p50)
+	cpuRatio, ttfb := load.Median(overReverse), load.Median(ttfbOverReverse)
+	fmt.Printf("\nproxy CPU against Go's reverse proxy %s (goal at most 1.3x) · first byte p50 %+.2f ms (%+.2f to %+.2f) against it (goal within 0.5 ms)\n\n",
+		load.Spread(overReverse), ttfb, slices.Min(ttfbOverReverse), slices.Max(ttfbOverReverse))
 	// For bench/table.
-	fmt.Printf("BenchmarkProxy 1 %d concurrency %.0f straight-streams/s %.0f proxy-streams/s %.1f server-µs/stream %.1f proxy-µs/stream %.3f straight-ttfb-ms %.3f proxy-ttfb-ms %.0f reverse-streams/s %.1f reverse-µs/stream %.3f reverse-ttfb-ms %.0f relay-streams/s %.1f relay-µs/stream\n",
-		c, d.perSecond, t.perSecond, d.cpu[0], t.cpu[1], d.p50, t.p50, r.perSecond, r.cpu[1], r.p50, f.perSecond, f.cpu[1])
+	fmt.Printf("BenchmarkProxy 1 %d concurrency %.0f straight-streams/s %.0f proxy-streams/s %.1f server-µs/stream %.1f proxy-µs/stream %.3f straight-ttfb-ms %.3f proxy-ttfb-ms %.0f reverse-streams/s %.1f reverse-µs/stream %.3f reverse-ttfb-ms %.0f relay-streams/s %.1f relay-µs/stream %.3f cpu-over-reverse %.3f cpu-over-reverse-least %.3f cpu-over-reverse-most %.3f ttfb-over-reverse-ms\n",
+		c, d.perSecond, t.perSecond, d.serverCPU, t.proxyCPU, d.p50, t.p50, r.perSecond, r.proxyCPU, r.p50, f.perSecond, f.proxyCPU,
+		cpuRatio, slices.Min(overReverse), slices.Max(overReverse), ttfb)
 	return nil
 }
 
-// means are rounds averaged: CPU per stream in µs, the first byte's
-// percentiles in ms.
-type means struct {
-	perSecond float64
-	cpu       []float64
-	p50, p99  float64
+// figures are one path's, a value per round: streams per second, CPU per
+// stream in µs (the server's, and the proxy's when there is one), the
+// first byte's percentiles in ms.
+type figures struct {
+	perSecond, serverCPU, proxyCPU, p50, p99 []float64
 }
 
-func mean(rounds []load.Result) means {
-	var m means
-	m.cpu = make([]float64, len(rounds[0].CPU))
-	n := float64(len(rounds))
-	for _, r := range rounds {
-		m.perSecond += r.PerSecond / n
-		for i, cpu := range r.CPU {
-			m.cpu[i] += float64(cpu) / float64(time.Microsecond) / n
-		}
-		m.p50 += float64(r.Percentile(0.50)) / float64(time.Millisecond) / n
-		m.p99 += float64(r.Percentile(0.99)) / float64(time.Millisecond) / n
+func (f *figures) add(r load.Result) {
+	f.perSecond = append(f.perSecond, r.PerSecond)
+	f.serverCPU = append(f.serverCPU, load.Micros(r.CPU[0]))
+	if len(r.CPU) > 1 {
+		f.proxyCPU = append(f.proxyCPU, load.Micros(r.CPU[1]))
+	}
+	f.p50 = append(f.p50, load.Millis(r.Percentile(0.50)))
+	f.p99 = append(f.p99, load.Millis(r.Percentile(0.99)))
+}
+
+// median is a path's median round, figure by figure.
+type median struct {
+	perSecond, serverCPU, proxyCPU, p50, p99 float64
+}
+
+func (f *figures) medians() median {
+	m := median{perSecond: load.Median(f.perSecond), serverCPU: load.Median(f.serverCPU), p50: load.Median(f.p50), p99: load.Median(f.p99)}
+	if len(f.proxyCPU) > 0 {
+		m.proxyCPU = load.Median(f.proxyCPU)
 	}
 	return m
 }

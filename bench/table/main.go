@@ -94,9 +94,9 @@ func main() {
 	if p := proxy["Proxy"]; p != nil {
 		straight := p["straight-streams/s"]
 		row(fmt.Sprintf("(a) server: through agent-analysis proxy, %.0f normal streams at once, delays zeroed, loopback", p["concurrency"]),
-			fmt.Sprintf("proxy CPU %.1f µs/stream against Go's httputil.ReverseProxy's %.1f, judging nothing (%.2fx; goal at most 1.3x) · first byte p50 %.2f ms through it, %.2f ms through the reverse proxy (%+.2f ms; goal within 0.5 ms), %.2f ms straight · %s streams/s straight, %s through the proxy (%.2fx), %.2fx through the reverse proxy · a TCP relay, reading no HTTP (bench/floor): %.2fx at %.1f µs/stream",
-				p["proxy-µs/stream"], p["reverse-µs/stream"], p["proxy-µs/stream"]/p["reverse-µs/stream"],
-				p["proxy-ttfb-ms"], p["reverse-ttfb-ms"], p["proxy-ttfb-ms"]-p["reverse-ttfb-ms"], p["straight-ttfb-ms"],
+			fmt.Sprintf("proxy CPU %.1f µs/stream against Go's httputil.ReverseProxy's %.1f, judging nothing (%.2fx, rounds %.2f to %.2f; goal at most 1.3x) · first byte p50 %.2f ms through it, %.2f ms through the reverse proxy (%+.2f ms; goal within 0.5 ms), %.2f ms straight · %s streams/s straight, %s through the proxy (%.2fx), %.2fx through the reverse proxy · a TCP relay, reading no HTTP (bench/floor): %.2fx at %.1f µs/stream",
+				p["proxy-µs/stream"], p["reverse-µs/stream"], p["cpu-over-reverse"], p["cpu-over-reverse-least"], p["cpu-over-reverse-most"],
+				p["proxy-ttfb-ms"], p["reverse-ttfb-ms"], p["ttfb-over-reverse-ms"], p["straight-ttfb-ms"],
 				group(straight), group(p["proxy-streams/s"]), p["proxy-streams/s"]/straight,
 				p["reverse-streams/s"]/straight, p["relay-streams/s"]/straight, p["relay-µs/stream"]))
 	}
