@@ -90,7 +90,7 @@ func run(streams, c int) error {
 	// reverse proxy sit side by side in every one, so that their ratio is
 	// taken over the same few seconds of the machine.
 	per := streams / load.Rounds
-	figures := make([]figures, len(paths))
+	byPath := make([]figures, len(paths))
 	var overReverse, ttfbOverReverse []float64
 	for round := range load.Rounds {
 		for _, i := range load.Order(round, len(paths)) {
@@ -102,16 +102,16 @@ func run(streams, c int) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", paths[i].Name, err)
 			}
-			figures[i].add(r)
+			byPath[i].add(r)
 		}
 		// The yardstick is Go's own reverse proxy, the least an HTTP
 		// proxy pays: the judging must cost little beside it, and stay
 		// off the bytes' path.
-		t, r := &figures[1], &figures[2]
+		t, r := &byPath[1], &byPath[2]
 		overReverse = append(overReverse, t.proxyCPU[round]/r.proxyCPU[round])
 		ttfbOverReverse = append(ttfbOverReverse, t.p50[round]-r.p50[round])
 	}
-	d, t, r, f := figures[0].medians(), figures[1].medians(), figures[2].medians(), figures[3].medians()
+	d, t, r, f := byPath[0].medians(), byPath[1].medians(), byPath[2].medians(), byPath[3].medians()
 
 	fmt.Printf("The proxy in front of the server: normal streams, delays zeroed, loopback, %d at once, %d streams each way in %d rounds of %d: each figure the median round's, each comparison the median of the rounds' own, with their least and most\n\n", c, per*load.Rounds, load.Rounds, per)
 	fmt.Println("| path | streams/s | against straight | server CPU/stream | proxy CPU/stream | first byte p50 | first byte p99 |")
@@ -119,7 +119,7 @@ func run(streams, c int) error {
 	fmt.Printf("| straight | %.0f | 1x | %.1f µs | | %.2f ms | %.2f ms |\n", d.perSecond, d.serverCPU, d.p50, d.p99)
 	names := []string{"", "through agent-analysis proxy", "floor: through Go's httputil.ReverseProxy, judging nothing", "floor: through a TCP relay (kernel splice, no HTTP read)"}
 	for i := 1; i < len(paths); i++ {
-		m := figures[i].medians()
+		m := byPath[i].medians()
 		fmt.Printf("| %s | %.0f | %.2fx | %.1f µs | %.1f µs | %.2f ms | %.2f ms |\n", names[i], m.perSecond, m.perSecond/d.perSecond, m.serverCPU, m.proxyCPU, m.p50, m.p99)
 	}
 	cpuRatio, ttfb := load.Median(overReverse), load.Median(ttfbOverReverse)
@@ -149,13 +149,13 @@ func (f *figures) add(r load.Result) {
 	f.p99 = append(f.p99, load.Millis(r.Percentile(0.99)))
 }
 
-// median is a path's median round, figure by figure.
-type median struct {
+// medianRound is a path's median round, figure by figure.
+type medianRound struct {
 	perSecond, serverCPU, proxyCPU, p50, p99 float64
 }
 
-func (f *figures) medians() median {
-	m := median{perSecond: load.Median(f.perSecond), serverCPU: load.Median(f.serverCPU), p50: load.Median(f.p50), p99: load.Median(f.p99)}
+func (f *figures) medians() medianRound {
+	m := medianRound{perSecond: load.Median(f.perSecond), serverCPU: load.Median(f.serverCPU), p50: load.Median(f.p50), p99: load.Median(f.p99)}
 	if len(f.proxyCPU) > 0 {
 		m.proxyCPU = load.Median(f.proxyCPU)
 	}
