@@ -11,6 +11,9 @@ import (
 // state.
 func (c *Consumer) apply(s *Judgement, e *Event) {
 	err := c.applyEvent(s, e)
+	if err == nil {
+		return // before the targets below, which errors.As would put on the heap for every event
+	}
 	var limit limitError
 	var stateLimit *LimitError
 	switch {
@@ -18,7 +21,7 @@ func (c *Consumer) apply(s *Judgement, e *Event) {
 		s.fail(Limit, "%v", err)
 	case errors.As(err, &stateLimit):
 		s.fail(Limit, "%s: %v", e.Type, err)
-	case err != nil:
+	default:
 		panic(err) // applyEvent returns limits only
 	}
 }
@@ -195,14 +198,14 @@ func (c *Consumer) activityDelta(s *Judgement, e *Event) {
 // stateUpdate records what a state event did; a refusal goes by the
 // consumer's policy.
 func (c *Consumer) stateUpdate(s *Judgement, e *Event, next State, err error) error {
-	var limit *LimitError
-	if errors.As(err, &limit) {
-		return err
-	}
 	if err == nil {
 		c.state = next
 		s.Change = StateChange{Kind: Applied, State: next}
 		return nil
+	}
+	var limit *LimitError
+	if errors.As(err, &limit) {
+		return err
 	}
 	s.Change = StateChange{Kind: Refused, State: c.state, Refusal: err}
 	what := "state patch"
