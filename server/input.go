@@ -57,6 +57,7 @@ func decodeRunInput(w http.ResponseWriter, rc *http.ResponseController, r *http.
 	}
 	body, err := readBody(w, rc, r, timeout)
 	switch {
+	case err == nil: // first: the cases below would allocate their targets for every request
 	case errors.As(err, new(*http.MaxBytesError)):
 		return runInput{}, problem(http.StatusRequestEntityTooLarge, "body-too-large",
 			"Request body too large", fmt.Sprintf("A RunAgentInput may be at most %d KiB.", maxBody>>10))
@@ -68,19 +69,8 @@ func decodeRunInput(w http.ResponseWriter, rc *http.ResponseController, r *http.
 		return runInput{}, problem(http.StatusBadRequest, "unreadable-body", "Unreadable request body", err.Error())
 	}
 	in, warnings, err := agui.ReadInput(body)
-	var ie *agui.InputError
-	switch {
-	// What the engine reads is valid JSON (it is the stricter reader), so
-	// a body is only checked for being JSON when the engine refused it.
-	case err != nil && !json.Valid(body):
-		var v any
-		err := json.Unmarshal(body, &v)
-		if err == nil {
-			err = errors.New("not valid JSON")
-		}
-		return runInput{}, problem(http.StatusBadRequest, "malformed-json", "Malformed RunAgentInput", err.Error())
-	case errors.As(err, &ie):
-		return runInput{}, invalid(ie.Field, ie.Error())
+	if err != nil {
+		return runInput{}, refusedInput(body, err)
 	}
 	req := runInput{ThreadID: in.ThreadID, RunID: in.RunID, Version: in.ProtocolVersion()}
 	for _, w := range warnings {
@@ -104,6 +94,25 @@ func decodeRunInput(w http.ResponseWriter, rc *http.ResponseController, r *http.
 		req.Continuation = c
 	}
 	return req, nil
+}
+
+// refusedInput is the problem with a body the engine refused. What the
+// engine reads is valid JSON (it is the stricter reader), so the body is
+// only checked for being JSON here.
+func refusedInput(body []byte, err error) *Problem {
+	if !json.Valid(body) {
+		var v any
+		err := json.Unmarshal(body, &v)
+		if err == nil {
+			err = errors.New("not valid JSON")
+		}
+		return problem(http.StatusBadRequest, "malformed-json", "Malformed RunAgentInput", err.Error())
+	}
+	var ie *agui.InputError // ReadInput's only kind of error
+	if errors.As(err, &ie) {
+		return invalid(ie.Field, ie.Error())
+	}
+	return invalid("", err.Error())
 }
 
 // isJSON reports whether a Content-Type is application/json, parameters
