@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -147,11 +148,29 @@ func stringOf(raw []byte) string {
 	if len(raw) == 0 || raw[0] != '"' {
 		return ""
 	}
+	if text, ok := plain(raw); ok {
+		return string(text) // nothing to unquote: one copy, not two
+	}
 	b, err := jsontext.AppendUnquote(nil, raw)
 	if err != nil {
 		return ""
 	}
 	return string(b)
+}
+
+// plain is a JSON string's text when it has nothing to unquote: no
+// escape, and nothing a string may not hold as it stands.
+func plain(raw []byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[len(raw)-1] != '"' {
+		return nil, false
+	}
+	text := raw[1 : len(raw)-1]
+	for _, c := range text {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return nil, false
+		}
+	}
+	return text, utf8.Valid(text)
 }
 
 func kindName(k jsontext.Kind) string {
