@@ -2,6 +2,7 @@ package agui
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -149,6 +150,29 @@ func (in Input) ProtocolVersion() string { return stringOf(in.raw("protocolVersi
 
 // ForwardedProps is the application's own channel, as JSON; nil when absent.
 func (in Input) ForwardedProps() jsonpatch.Value { return in.get("forwardedProps") }
+
+// ForwardedProp is one member of forwardedProps, decoded without the rest
+// of it: a server reading one setting from the application's channel on
+// every request needs that member, not the channel's tree. ok is false
+// when forwardedProps is absent (the schema allows no null) or an object
+// without the member; err when it is something other than an object.
+func (in Input) ForwardedProp(name string) (v jsonpatch.Value, ok bool, err error) {
+	raw := in.raw("forwardedProps")
+	switch {
+	case raw == nil:
+		return nil, false, nil
+	case raw[0] != '{':
+		return nil, false, errors.New("forwardedProps is not an object")
+	}
+	members, _ := readTop(raw, checked...) // read whole already
+	for _, m := range members {
+		if m.name == name {
+			v, _ = jsonpatch.Decode(m.raw)
+			return v, true, nil
+		}
+	}
+	return nil, false, nil
+}
 
 // Request is the RunAgentInput to send to a producer of version peer (""
 // for a current one), declaring Current: see RequestAs.

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
@@ -183,6 +185,63 @@ func TestVersions(t *testing.T) {
 	for _, bad := range []string{"", "1", "draft", "1.x", "1.0.0.0", "-1.0", "01.0", "1.0-rc1", "1.1000000"} {
 		if _, ok := ParseVersion(bad); ok {
 			t.Errorf("%q read as a version", bad)
+		}
+	}
+}
+
+// ForwardedProp reads one member of forwardedProps as ForwardedProps'
+// tree holds it, and tells apart the three ways it can be missing.
+func TestForwardedProp(t *testing.T) {
+	for _, c := range []struct {
+		props   string // "" for none
+		want    string // the member's JSON
+		ok, err bool
+	}{
+		{props: "", ok: false},
+		{props: `{}`, ok: false},
+		{props: `{"other":1}`, ok: false},
+		{props: `{"a":[1],"scenario":"normal","b":{}}`, want: `"normal"`, ok: true},
+		{props: `{"sc\u0065nario":"n\u00e9"}`, want: `"né"`, ok: true},
+		{props: `{"scenario":null}`, want: `null`, ok: true},
+		{props: `{"scenario":{"x":2.5}}`, want: `{"x":2.5}`, ok: true},
+		{props: `"normal"`, err: true},
+		{props: `["scenario"]`, err: true},
+		{props: `7`, err: true},
+	} {
+		body := `{"threadId":"t","runId":"r","messages":[],"state":{},"tools":[],"context":[]`
+		if c.props != "" {
+			body += `,"forwardedProps":` + c.props
+		}
+		in := input(t, body+"}")
+		v, ok, err := in.ForwardedProp("scenario")
+		if ok != c.ok || (err != nil) != c.err {
+			t.Errorf("%s: ok %v, err %v; want ok %v, an error %v", c.props, ok, err, c.ok, c.err)
+			continue
+		}
+		if got := string(jsonpatch.Encode(v)); ok && got != c.want {
+			t.Errorf("%s: %s", c.props, got)
+		}
+		if whole, isObject := in.ForwardedProps().(*jsonpatch.Object); isObject {
+			member, present := whole.Get("scenario")
+			if present != ok || string(jsonpatch.Encode(member)) != string(jsonpatch.Encode(v)) {
+				t.Errorf("%s: ForwardedProp %s %v, ForwardedProps' member %s %v", c.props, jsonpatch.Encode(v), ok, jsonpatch.Encode(member), present)
+			}
+		}
+	}
+}
+
+// stringOf unquotes as jsontext does, on the path that copies once as on
+// the one that unquotes.
+func TestStringOf(t *testing.T) {
+	for _, raw := range []string{
+		`""`, `"plain"`, `"né"`, `"a\"b"`, `"tab\there"`, `"\u00e9"`, "\"a\x01b\"", "\"\xff\"", `"`, `"open`, `7`, `null`, ``, `"a"b"`,
+	} {
+		want := ""
+		if b, err := jsontext.AppendUnquote(nil, []byte(raw)); err == nil {
+			want = string(b)
+		}
+		if got := stringOf([]byte(raw)); got != want {
+			t.Errorf("stringOf(%q) = %q, want %q", raw, got, want)
 		}
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-analysis/agent-analysis/agui"
-	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 	"github.com/agent-analysis/agent-analysis/server/library"
 )
@@ -82,7 +81,7 @@ func decodeRunInput(w http.ResponseWriter, rc *http.ResponseController, r *http.
 	if p := checkVersion(&req); p != nil {
 		return runInput{}, p
 	}
-	if p := readScenario(in.ForwardedProps(), &req.Scenario, scripts); p != nil {
+	if p := readScenario(in, &req.Scenario, scripts); p != nil {
 		return runInput{}, p
 	}
 	if in.Answers() != nil { // a resume list, even an empty one
@@ -224,20 +223,16 @@ const DefaultScenario = "normal"
 // readScenario takes forwardedProps.scenario: a string naming one of
 // scripts, or DefaultScenario when forwardedProps is absent or names none.
 // A blank or over-long name is refused as an unknown one is.
-func readScenario(props jsonpatch.Value, scenario *string, scripts *library.Library) *Problem {
-	if props == nil {
-		*scenario = DefaultScenario
-		return nil
-	}
-	object, ok := props.(*jsonpatch.Object)
-	if !ok {
+func readScenario(in agui.Input, scenario *string, scripts *library.Library) *Problem {
+	value, present, err := in.ForwardedProp("scenario")
+	switch {
+	case err != nil:
 		return invalid("forwardedProps.scenario", "forwardedProps must be an object, naming a scenario or none")
-	}
-	value, present := object.Get("scenario")
-	if !present {
+	case !present:
 		*scenario = DefaultScenario
 		return nil
 	}
+	var ok bool
 	if *scenario, ok = value.(string); !ok {
 		return invalid("forwardedProps.scenario", "forwardedProps.scenario: must be a string")
 	}
