@@ -75,7 +75,8 @@ func (a Answer) To(p agui.Pending) []agui.Answer {
 // package script reads a file): each an interruptId, a status
 // ("resolved" or "cancelled"), and optionally a payload (any JSON value
 // but null) and metadata (an object), nothing else; payloads and
-// metadata are kept as written. The engine judges the list against the
+// metadata are kept as written, and must be JSON a request can carry
+// (valid UTF-8, no name twice). The engine judges the list against the
 // interrupts when it is sent. Errors say their line and column.
 func ReadAnswers(data []byte) ([]agui.Answer, error) {
 	d := script.Doc(data)
@@ -126,11 +127,17 @@ func readEntry(d script.Doc, it script.Item) (agui.Answer, *script.Error) {
 		if p.Value.Kind() == 'n' {
 			return agui.Answer{}, d.ErrorAt(p.At, "payload must not be null: leave it out for none")
 		}
+		if err := d.Sendable(*p); err != nil {
+			return agui.Answer{}, err
+		}
 		a.Payload = script.Compact(json.RawMessage(p.Value))
 	}
 	if m := script.Find(members, "metadata"); m != nil {
 		if m.Value.Kind() != '{' {
 			return agui.Answer{}, d.ErrorAt(m.At, "metadata must be an object")
+		}
+		if err := d.Sendable(*m); err != nil {
+			return agui.Answer{}, err
 		}
 		a.Metadata = script.Compact(json.RawMessage(m.Value))
 	}

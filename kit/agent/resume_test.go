@@ -169,6 +169,9 @@ func TestAnswersAreReadExactly(t *testing.T) {
 		`[{"interruptId":"x","status":"cancelled","metadata":[]}]`:       "metadata must be an object",
 		`[{"interruptId":"x","status":"resolved","payload":null}]`:       "payload must not be null",
 		"[\n{\"interruptId\":\"x\",\n\"status\": }]":                     "line 3",
+		// A file may hold what no request may carry.
+		"[{\"interruptId\":\"x\",\"status\":\"resolved\",\"payload\":{\"\xa8\":null}}]": "line 1, column 53: entry 0: payload: invalid JSON: invalid UTF-8",
+		`[{"interruptId":"x","status":"cancelled","metadata":{"a":1,"a":2}}]`:           "entry 0: metadata: invalid JSON: duplicate object member name",
 	} {
 		if _, err := ReadAnswers([]byte(data)); err == nil || !strings.Contains(err.Error(), says) {
 			t.Errorf("%s: %v, want %q", data, err, says)

@@ -54,6 +54,19 @@ func decoder(raw []byte) *jsontext.Decoder {
 	return jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 }
 
+// Sendable checks a member's value for going out in a request: valid
+// UTF-8 and no name twice in an object, which a file may break (decoder
+// allows both, to read hostile events) and no AG-UI peer accepts.
+func (d Doc) Sendable(m Member) *Error {
+	dec := jsontext.NewDecoder(bytes.NewReader(m.Value))
+	if _, err := dec.ReadValue(); err != nil {
+		e := d.syntax(err, m.At, dec)
+		e.Reason = m.Name + ": " + e.Reason
+		return e
+	}
+	return nil
+}
+
 // syntax places a decoder's error in the file.
 func (d Doc) syntax(err error, base int, dec *jsontext.Decoder) *Error {
 	offset := base + int(dec.InputOffset())
