@@ -137,11 +137,30 @@ func getJSON(path string, v any) (status int, err error) {
 	if err != nil {
 		return status, err
 	}
-	return status, json.Unmarshal([]byte(text), v)
+	err = json.Unmarshal([]byte(text), v)
+	yield()
+	return status, err
+}
+
+// yield lets the browser end the task it was called in, and goes on in a
+// task of its own. Go's wasm runs every goroutine ready to run in the task
+// that woke it: without it, decoding an answer (a page of 250 events) ran
+// in the same task as go-app drawing it, and a click's task also started
+// the reads it asked for, each together past 50 ms on a slower machine.
+func yield() {
+	done := make(chan struct{})
+	next := app.FuncOf(func(app.Value, []app.Value) any {
+		close(done)
+		return nil
+	})
+	app.Window().Call("setTimeout", next, 0)
+	<-done
+	next.Release()
 }
 
 // fetch asks this page's server, and reads the whole answer as text.
 func fetch(path string, init map[string]any) (status int, text string, err error) {
+	yield() // not in the task of the click or the answer that asked
 	if init == nil {
 		init = map[string]any{}
 	}
