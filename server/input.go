@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,7 +46,7 @@ type runInput struct {
 // basic/processing): names match as written (THREADID is not threadId),
 // required fields and the kinds of known fields are checked, unrecognised
 // members are removed with a warning. The body must arrive within
-// timeout; the server's shutdown cuts a read short. The scenario must be
+// timeout; main's shutdown cuts a read short. The scenario must be
 // one of scripts, and a resume one its script can continue.
 func decodeRunInput(w http.ResponseWriter, rc *http.ResponseController, r *http.Request, timeout time.Duration, scripts *library.Library) (runInput, *Problem) {
 	if !isJSON(r.Header.Get("Content-Type")) {
@@ -188,9 +187,13 @@ func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Reques
 			return nil, err
 		}
 	}
-	// Shutdown cancels every request context: a stalled body ends at once.
-	stop := context.AfterFunc(r.Context(), func() { rc.SetReadDeadline(time.Now()) })
-	defer stop()
+	// At shutdown main ends every connection's reads, once it has ended
+	// the request contexts. net/http may have set this request's deadline
+	// after that cut: then it is cut again here, and what has arrived of
+	// the body is still read.
+	if r.Context().Err() != nil {
+		rc.SetReadDeadline(time.Now())
+	}
 	return readAll(http.MaxBytesReader(w, r.Body, maxBody), r.ContentLength)
 }
 

@@ -95,6 +95,20 @@ func TestATrickledBodyIsCutByTheServersReadTimeout(t *testing.T) {
 	expectCut(t, srv)
 }
 
+// At shutdown main ends the request contexts, then cuts every
+// connection's reads; net/http may set a request's deadline after that
+// cut. A handler that finds its context ended cuts the read again: a body
+// that stalls is answered at once, not after its hour.
+func TestABodyStalledOnceShutdownBeganIsCut(t *testing.T) {
+	ended, cancel := context.WithCancelCause(context.Background())
+	cancel(server.ErrShutdown)
+	srv := httptest.NewUnstartedServer(server.New(server.Config{BodyTimeout: time.Hour}))
+	srv.Config.BaseContext = func(net.Listener) context.Context { return ended }
+	srv.Start()
+	defer srv.Close()
+	expectCut(t, srv)
+}
+
 // Many stalled bodies at once: each is cut, and /healthz answers all along.
 func TestStalledBodiesDoNotStarveHealthz(t *testing.T) {
 	const n = 200
