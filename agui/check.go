@@ -149,14 +149,12 @@ func (c *checker) value(raw []byte, s *spec, at place) (string, error) {
 		if k != '{' {
 			return "", want("an object")
 		}
-		members, err := readTop(raw, checked...) // valid JSON already: only the members are read
-		if err != nil {
-			return "", &malformed{at.String(), err.Error()}
-		}
+		members := memberList(raw) // valid JSON already
 		path := at.String()
 		d := s.def
 		if s.kind == kUnion {
 			var gone string
+			var err error
 			if d, gone, err = pick(members, s.union, path); d == nil {
 				return gone, err
 			}

@@ -164,14 +164,14 @@ func (in Input) ForwardedProp(name string) (v jsonpatch.Value, ok bool, err erro
 	case raw[0] != '{':
 		return nil, false, errors.New("forwardedProps is not an object")
 	}
-	members, _ := readTop(raw, checked...) // read whole already
-	for _, m := range members {
-		if m.name == name {
-			v, _ = jsonpatch.Decode(m.raw)
-			return v, true, nil
-		}
+	if raw = memberOf(raw, name); raw == nil { // read whole already
+		return nil, false, nil
 	}
-	return nil, false, nil
+	if raw[0] == '"' {
+		return stringOf(raw), true, nil // the usual setting, without a decoder's setup
+	}
+	v, _ = jsonpatch.Decode(raw)
+	return v, true, nil
 }
 
 // Request is the RunAgentInput to send to a producer of version peer (""

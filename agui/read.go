@@ -91,6 +91,28 @@ func readTop(data []byte, opts ...jsontext.Options) ([]member, error) {
 	return slices.Clone(members), nil
 }
 
+// memberList is the members of an object read whole before, in order: a
+// walk over its bytes, not a second decoder's reading.
+func memberList(object []byte) []member {
+	var room [16]member // most objects fit: the list is then made once, at its size
+	list := room[:0]
+	for name, raw := range members(object) {
+		list = append(list, member{name: stringOf(name), raw: raw})
+	}
+	return slices.Clone(list)
+}
+
+// memberOf is one member of a JSON object read whole before, as its raw
+// JSON; nil when the object has no such member.
+func memberOf(object []byte, name string) []byte {
+	for quoted, raw := range members(object) {
+		if text, ok := plain(quoted); ok && string(text) == name || !ok && stringOf(quoted) == name {
+			return raw
+		}
+	}
+	return nil
+}
+
 // checked reads JSON already read whole, and found valid then: its UTF-8
 // and its names are not checked again.
 var checked = []jsontext.Options{jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)}
