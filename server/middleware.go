@@ -75,14 +75,34 @@ func addLogAttrs(w http.ResponseWriter, attrs ...slog.Attr) {
 	}
 }
 
+// requestLogs are kept between requests: a line's attributes take some
+// 400 bytes, on every request. Nothing holds a requestLog once its
+// request's handler has returned.
+var requestLogs = sync.Pool{New: func() any {
+	// The line's own four attributes go first, once the request ends;
+	// room for the six a stream's handler adds.
+	return &requestLog{attrs: make([]slog.Attr, 4, 10)}
+}}
+
+// release empties l into the pool; a line that grew past its room is
+// left to the collector.
+func (l *requestLog) release() {
+	if cap(l.attrs) > 10 {
+		return
+	}
+	clear(l.attrs)
+	l.ResponseWriter, l.status, l.attrs = nil, 0, l.attrs[:4]
+	requestLogs.Put(l)
+}
+
 // withRequestLog writes one structured line per request when it ends:
 // method, path, status, duration and whatever the handler added.
 func withRequestLog(logger *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		// The line's own four attributes go first, once the request ends;
-		// room for the six a stream's handler adds.
-		l := &requestLog{ResponseWriter: w, attrs: make([]slog.Attr, 4, 10)}
+		l := requestLogs.Get().(*requestLog)
+		defer l.release()
+		l.ResponseWriter = w
 		next.ServeHTTP(l, r)
 
 		status := l.status

@@ -48,7 +48,10 @@ type ids struct{ thread, run, threadText, runText []byte }
 // buffer, without their quotes; and as they are. (A request's ids are
 // valid UTF-8: the engine read them.)
 func escapedIDs(threadID, runID string) ids {
-	b, _ := jsontext.AppendQuote(nil, threadID)
+	// Room for both, twice over, with their quotes: as much as ids that
+	// need no escape take, in one allocation.
+	b := make([]byte, 0, 2*(len(threadID)+len(runID))+4)
+	b, _ = jsontext.AppendQuote(b, threadID)
 	n := len(b)
 	b, _ = jsontext.AppendQuote(b, runID)
 	m := len(b)
