@@ -119,7 +119,8 @@ func serve(ctx context.Context, f serveFlags, stdout io.Writer) error {
 }
 
 // logHandler writes the server's log lines to out, as text or JSON lines;
-// with debug, every event and asset request too.
+// with debug, every event and asset request too. out takes concurrent
+// writes (lineHandler).
 func logHandler(out io.Writer, debug, jsonLines bool) slog.Handler {
 	level := slog.LevelInfo
 	if debug {
@@ -127,9 +128,9 @@ func logHandler(out io.Writer, debug, jsonLines bool) slog.Handler {
 	}
 	opts := &slog.HandlerOptions{Level: level}
 	if jsonLines {
-		return slog.NewJSONHandler(out, opts)
+		return &lineHandler{slog.NewJSONHandler(out, opts), out, true}
 	}
-	return slog.NewTextHandler(out, opts)
+	return &lineHandler{slog.NewTextHandler(out, opts), out, false}
 }
 
 // parseOrigins reads -cors-origins: "*", or origins written as a browser
