@@ -1,8 +1,9 @@
 // Command peer measures the server's CPU per stream against a Node stack
 // (node:http and @ag-ui/encoder, in bench/peer/node) doing the
 // same work, side by side in one run: both serve the normal scenario with
-// delays zeroed on loopback, and each server process's CPU time (user and
-// system, all threads, from /proc) is read before and after the same load.
+// delays zeroed on loopback, in turns (load.Round), and each server
+// process's CPU time (user and system, all threads, from its CPU clock) is
+// read before and after each of its turns.
 // A third server is the floor: net/http alone answering with the same
 // bytes (bench/floor stream), what any Go server pays before its own work.
 //
@@ -25,7 +26,7 @@ func main() {
 	streams := flag.Int("streams", 60000, "streams per server at each concurrency, over all rounds")
 	flag.Parse()
 	if *streams < load.MinStreams {
-		fmt.Fprintf(os.Stderr, "peer: -streams must be at least %d (%d rounds of 1,000): /proc counts CPU in 10 ms ticks, too coarse for a smaller round\n", load.MinStreams, load.Rounds)
+		fmt.Fprintf(os.Stderr, "peer: -streams must be at least %d: %d rounds of a turn of %d\n", load.MinStreams, load.Rounds, load.Turn)
 		os.Exit(2)
 	}
 	if err := run(*streams); err != nil {
@@ -77,33 +78,35 @@ func run(streams int) error {
 	defer floor.Stop()
 
 	version, _ := exec.Command("node", "--version").Output()
-	fmt.Printf("CPU per normal stream, delays zeroed, loopback, %d streams per server per row in %d rounds of %d: each figure the median round's, each ratio the median of the rounds' own, with their least and most (Node %s)\n\n",
-		streams/load.Rounds*load.Rounds, load.Rounds, streams/load.Rounds, strings.TrimSpace(string(version)))
+	fmt.Printf("CPU per normal stream, delays zeroed, loopback, %d streams per server per row in %d rounds of %d, played in turns of %d: each figure the median round's, each ratio the median of the rounds' own, with their least and most (Node %s)\n\n",
+		streams/load.Rounds*load.Rounds, load.Rounds, streams/load.Rounds, load.Turn, strings.TrimSpace(string(version)))
 	fmt.Println("| concurrency | Go CPU/stream | net/http alone CPU/stream | Go/net/http alone | Node CPU/stream | Go/Node CPU | Go streams/s | Node streams/s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
-	// Go and the floor sit side by side in every round's order, so that
-	// their ratio is taken over the same few seconds of the machine.
 	servers := []*load.Process{goServer, floor, nodeServer}
+	paths := make([]load.Path, len(servers))
+	for i, s := range servers {
+		paths[i] = load.Path{URL: s.URL, Procs: []*load.Process{s}}
+	}
 	for _, s := range servers { // warm each up: Go's heap and pools, V8's optimising tiers
 		if _, err := load.Play(s.URL, 16, streams/6, s); err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
 		}
 	}
 	for _, c := range []int{16, 128} {
-		// Rounds, each in another order (load.Order); ratios within each.
+		// Rounds of the three servers' turns (load.Round); ratios within each.
 		var cpus, rates [3][]float64
 		var overFloor, overNode []float64
-		for round := range load.Rounds {
-			for _, i := range load.Order(round, len(servers)) {
-				r, err := load.Play(servers[i].URL, c, streams/load.Rounds, servers[i])
-				if err != nil {
-					return fmt.Errorf("%s: %w", servers[i].Name, err)
-				}
+		for range load.Rounds {
+			results, err := load.Round(c, streams/load.Rounds, paths...)
+			if err != nil {
+				return err
+			}
+			for i, r := range results {
 				cpus[i] = append(cpus[i], load.Micros(r.CPU[0]))
 				rates[i] = append(rates[i], r.PerSecond)
 			}
-			overFloor = append(overFloor, cpus[0][round]/cpus[1][round])
-			overNode = append(overNode, cpus[0][round]/cpus[2][round])
+			overFloor = append(overFloor, load.Micros(results[0].CPU[0])/load.Micros(results[1].CPU[0]))
+			overNode = append(overNode, load.Micros(results[0].CPU[0])/load.Micros(results[2].CPU[0]))
 		}
 		var cpu, rate [3]float64
 		for i := range servers {

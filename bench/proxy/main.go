@@ -1,9 +1,9 @@
 // Command proxy measures agent-analysis proxy in front of the server: the
 // same load generator plays normal streams, delays zeroed, over loopback,
 // straight to `serve -no-delay` and through `proxy -upstream` to it, in
-// turn, and compares streams per second, each process's CPU per stream
-// (user and system, all threads, from /proc) and the time to each
-// stream's first byte. Two floors go through the same rounds: Go's own
+// turns (load.Round), and compares streams per second, each process's
+// CPU per stream (user and system, all threads, from its CPU clock) and
+// the time to each stream's first byte. Two floors go through the same rounds: Go's own
 // reverse proxy, which judges nothing, and a TCP relay that copies bytes
 // in the kernel and reads no HTTP at all, the least any proxy can cost
 // (bench/floor).
@@ -30,7 +30,7 @@ func main() {
 	concurrency := flag.Int("c", 16, "streams at once")
 	flag.Parse()
 	if *streams < load.MinStreams {
-		fmt.Fprintf(os.Stderr, "proxy: -streams must be at least %d (%d rounds of 1,000): /proc counts CPU in 10 ms ticks, too coarse for a smaller round\n", load.MinStreams, load.Rounds)
+		fmt.Fprintf(os.Stderr, "proxy: -streams must be at least %d: %d rounds of a turn of %d\n", load.MinStreams, load.Rounds, load.Turn)
 		os.Exit(2)
 	}
 	if err := run(*streams, *concurrency); err != nil {
@@ -80,28 +80,29 @@ func run(streams, c int) error {
 	}
 	defer relay.Stop()
 
-	paths := []*load.Process{server, proxy, reverse, relay}
-	for _, p := range paths { // warm up
+	hops := []*load.Process{server, proxy, reverse, relay}
+	for _, p := range hops { // warm up
 		if _, err := load.Play(p.URL, c, 2000); err != nil {
 			return err
 		}
 	}
-	// Rounds, each in another order (load.Order): the proxy and Go's
-	// reverse proxy sit side by side in every one, so that their ratio is
-	// taken over the same few seconds of the machine.
+	// Each path costs the server, and the proxy on it.
+	paths := []load.Path{{URL: server.URL, Procs: []*load.Process{server}}}
+	for _, p := range hops[1:] {
+		paths = append(paths, load.Path{URL: p.URL, Procs: []*load.Process{server, p}})
+	}
+	// Rounds of the paths' turns (load.Round): the proxy and Go's reverse
+	// proxy meet the same moments of the machine, and their ratio is taken
+	// within each round.
 	per := streams / load.Rounds
 	byPath := make([]figures, len(paths))
 	var overReverse, ttfbOverReverse []float64
 	for round := range load.Rounds {
-		for _, i := range load.Order(round, len(paths)) {
-			procs := []*load.Process{server}
-			if i > 0 {
-				procs = append(procs, paths[i])
-			}
-			r, err := load.Play(paths[i].URL, c, per, procs...)
-			if err != nil {
-				return fmt.Errorf("%s: %w", paths[i].Name, err)
-			}
+		results, err := load.Round(c, per, paths...)
+		if err != nil {
+			return err
+		}
+		for i, r := range results {
 			byPath[i].add(r)
 		}
 		// The yardstick is Go's own reverse proxy, the least an HTTP
@@ -113,7 +114,7 @@ func run(streams, c int) error {
 	}
 	d, t, r, f := byPath[0].medians(), byPath[1].medians(), byPath[2].medians(), byPath[3].medians()
 
-	fmt.Printf("The proxy in front of the server: normal streams, delays zeroed, loopback, %d at once, %d streams each way in %d rounds of %d: each figure the median round's, each comparison the median of the rounds' own, with their least and most\n\n", c, per*load.Rounds, load.Rounds, per)
+	fmt.Printf("The proxy in front of the server: normal streams, delays zeroed, loopback, %d at once, %d streams each way in %d rounds of %d, played in turns of %d: each figure the median round's, each comparison the median of the rounds' own, with their least and most\n\n", c, per*load.Rounds, load.Rounds, per, load.Turn)
 	fmt.Println("| path | streams/s | against straight | server CPU/stream | proxy CPU/stream | first byte p50 | first byte p99 |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	fmt.Printf("| straight | %.0f | 1x | %.1f µs | | %.2f ms | %.2f ms |\n", d.perSecond, d.serverCPU, d.p50, d.p99)

@@ -1,6 +1,7 @@
 // Package load is what bench/peer and bench/proxy measure with: servers
-// started as processes, their CPU time read from /proc, and one load
-// generator playing normal streams, delays zeroed, over loopback.
+// started as processes, their CPU time read from the kernel's clock of
+// each, and one load generator playing normal streams, delays zeroed, over
+// loopback.
 package load
 
 import (
@@ -19,7 +20,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
+	"unsafe"
 )
 
 // Build builds the agent-analysis binary into dir, and bench/floor
@@ -44,8 +47,8 @@ func Floor(dir, name, kind, flag, value string) (*Process, error) {
 	})
 }
 
-// Order is the order round plays n servers in: as given, then reversed,
-// so that a busy moment of the machine, or coming first, favours none.
+// Order is the order turn plays n paths in: as given, then reversed, so
+// that coming first, or after a given path, favours none.
 func Order(round, n int) []int {
 	order := make([]int, n)
 	for k := range order {
@@ -125,24 +128,17 @@ func (p *Process) Stop() {
 	}
 }
 
-// CPU is the process's user and system time, all threads, from
-// /proc/PID/stat (fields 14 and 15, in clock ticks of 10 ms).
+// CPU is the process's CPU time, all its threads' (those that ended
+// too), user and system: its CPU clock (clock_getcpuclockid(3)), read to
+// the nanosecond. (/proc/PID/stat counts in 10 ms ticks, too coarse for a
+// turn of a Round.)
 func (p *Process) CPU() (time.Duration, error) {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
-	if err != nil {
-		return 0, err
+	clock := (^p.cmd.Process.Pid)<<3 | 2 // the process's CPUCLOCK_SCHED (linux/posix-timers.h)
+	var ts syscall.Timespec
+	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, uintptr(clock), uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
+		return 0, fmt.Errorf("%s: its CPU clock: %w", p.Name, errno)
 	}
-	_, rest, ok := strings.Cut(string(stat), ") ") // the command name may hold spaces
-	fields := strings.Fields(rest)
-	if !ok || len(fields) < 13 {
-		return 0, errors.New("unreadable /proc stat")
-	}
-	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
-	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, errors.New("unreadable /proc stat")
-	}
-	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
+	return time.Duration(ts.Nano()), nil
 }
 
 // PeakRSS is the most memory the process has held resident, from
@@ -189,8 +185,18 @@ const body = `{"threadId":"t","runId":"r","protocolVersion":"1.0","state":{},"me
 // time, each on one of c kept-alive connections, and reads the CPU time
 // the processes spent meanwhile.
 func Play(url string, c, n int, procs ...*Process) (Result, error) {
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c, MaxConnsPerHost: c}}
+	client := newClient(c)
 	defer client.CloseIdleConnections()
+	return play(client, url, c, n, procs)
+}
+
+// newClient keeps c connections to a server alive.
+func newClient(c int) *http.Client {
+	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c, MaxConnsPerHost: c}}
+}
+
+// play is Play on client's connections.
+func play(client *http.Client, url string, c, n int, procs []*Process) (Result, error) {
 	before := make([]time.Duration, len(procs))
 	for i, p := range procs {
 		var err error
