@@ -9,7 +9,7 @@ import "iter"
 // quote), brackets, and the commas and colons between.
 func members(object []byte) iter.Seq2[[]byte, []byte] {
 	return func(yield func(name, value []byte) bool) {
-		i := 1 // past '{'
+		i := pastSpace(object, 0) + 1 // past '{'
 		for {
 			i = pastSpace(object, i)
 			switch object[i] {
