@@ -96,7 +96,7 @@ func run(streams int) error {
 		// Rounds of the three servers' turns (load.Round); ratios within each.
 		var cpus, rates [3][]float64
 		var overFloor, overNode []float64
-		for range load.Rounds {
+		for round := range load.Rounds {
 			results, err := load.Round(c, streams/load.Rounds, paths...)
 			if err != nil {
 				return err
@@ -105,8 +105,8 @@ func run(streams int) error {
 				cpus[i] = append(cpus[i], load.Micros(r.CPU[0]))
 				rates[i] = append(rates[i], r.PerSecond)
 			}
-			overFloor = append(overFloor, load.Micros(results[0].CPU[0])/load.Micros(results[1].CPU[0]))
-			overNode = append(overNode, load.Micros(results[0].CPU[0])/load.Micros(results[2].CPU[0]))
+			overFloor = append(overFloor, cpus[0][round]/cpus[1][round])
+			overNode = append(overNode, cpus[0][round]/cpus[2][round])
 		}
 		var cpu, rate [3]float64
 		for i := range servers {

@@ -3,10 +3,10 @@
 // straight to `serve -no-delay` and through `proxy -upstream` to it, in
 // turns (load.Round), and compares streams per second, each process's
 // CPU per stream (user and system, all threads, from its CPU clock) and
-// the time to each stream's first byte. Two floors go through the same rounds: Go's own
-// reverse proxy, which judges nothing, and a TCP relay that copies bytes
-// in the kernel and reads no HTTP at all, the least any proxy can cost
-// (bench/floor).
+// the time to each stream's first byte. Two floors go through the same
+// rounds: Go's own reverse proxy, which judges nothing, and a TCP relay
+// that copies bytes in the kernel and reads no HTTP at all, the least any
+// proxy can cost (bench/floor).
 //
 //	go run ./bench/proxy        # make bench and make bench-peer run it
 //

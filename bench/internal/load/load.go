@@ -172,7 +172,9 @@ const body = `{"threadId":"t","runId":"r","protocolVersion":"1.0","state":{},"me
 func Play(url string, c, n int, procs ...*Process) (Result, error) {
 	client := newClient(c)
 	defer client.CloseIdleConnections()
-	return play(client, url, c, n, procs)
+	r, err := play(client, url, c, n, procs)
+	r.finish()
+	return r, err
 }
 
 // newClient keeps c connections to a server alive.
@@ -180,7 +182,8 @@ func newClient(c int) *http.Client {
 	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c, MaxConnsPerHost: c}}
 }
 
-// play is Play on client's connections.
+// play is Play on client's connections, its Result not yet finished:
+// CPU the processes' whole time.
 func play(client *http.Client, url string, c, n int, procs []*Process) (Result, error) {
 	before := make([]time.Duration, len(procs))
 	for i, p := range procs {
@@ -217,11 +220,21 @@ func play(client *http.Client, url string, c, n int, procs []*Process) (Result, 
 		if err != nil {
 			return Result{}, err
 		}
-		r.CPU = append(r.CPU, (after-before[i])/time.Duration(n))
+		r.CPU = append(r.CPU, after-before[i])
 	}
-	r.PerSecond = float64(n) / r.Elapsed.Seconds()
-	slices.Sort(r.TTFB)
 	return r, nil
+}
+
+// finish makes a Result of play's, or of several added up: CPU per
+// stream, streams per second, first bytes in order.
+func (r *Result) finish() {
+	for i := range r.CPU {
+		r.CPU[i] /= time.Duration(max(r.Streams, 1))
+	}
+	if r.Elapsed > 0 {
+		r.PerSecond = float64(r.Streams) / r.Elapsed.Seconds()
+	}
+	slices.Sort(r.TTFB)
 }
 
 // stream plays one stream, checks it is the normal scenario's whole, and

@@ -52,20 +52,15 @@ func Round(c, n int, paths ...Path) ([]Result, error) {
 				sum.CPU = make([]time.Duration, len(r.CPU))
 			}
 			for j, cpu := range r.CPU {
-				sum.CPU[j] += cpu * time.Duration(k) // play gives it per stream
+				sum.CPU[j] += cpu
 			}
-			sum.Streams += k
+			sum.Streams += r.Streams
 			sum.Elapsed += r.Elapsed
 			sum.TTFB = append(sum.TTFB, r.TTFB...)
 		}
 	}
 	for i := range results {
-		r := &results[i]
-		for j := range r.CPU {
-			r.CPU[j] /= time.Duration(r.Streams)
-		}
-		r.PerSecond = float64(r.Streams) / r.Elapsed.Seconds()
-		slices.Sort(r.TTFB)
+		results[i].finish()
 	}
 	return results, nil
 }
