@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/agent-analysis/agent-analysis/agui/internal/jsonscan"
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
@@ -57,6 +58,15 @@ func typeOf(members []member) (Type, error) {
 // Everything inside is checked for being valid JSON: valid UTF-8, no name
 // given twice in an object; unless opts say otherwise (checked).
 func readTop(data []byte, opts ...jsontext.Options) ([]member, error) {
+	if members, ok := split(data); ok {
+		return members, nil
+	}
+	return decodeTop(data, opts...)
+}
+
+// decodeTop is readTop by the decoder: for what split cannot vouch for,
+// and to say what is wrong.
+func decodeTop(data []byte, opts ...jsontext.Options) ([]member, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("not valid JSON: empty")
 	}
@@ -96,7 +106,7 @@ func readTop(data []byte, opts ...jsontext.Options) ([]member, error) {
 func memberList(object []byte) []member {
 	var room [16]member // most objects fit: the list is then made once, at its size
 	list := room[:0]
-	for name, raw := range members(object) {
+	for name, raw := range jsonscan.Members(object) {
 		list = append(list, member{name: stringOf(name), raw: raw})
 	}
 	return slices.Clone(list)
@@ -105,7 +115,7 @@ func memberList(object []byte) []member {
 // memberOf is one member of a JSON object read whole before, as its raw
 // JSON; nil when the object has no such member.
 func memberOf(object []byte, name string) []byte {
-	for quoted, raw := range members(object) {
+	for quoted, raw := range jsonscan.Members(object) {
 		if text, ok := plain(quoted); ok && string(text) == name || !ok && stringOf(quoted) == name {
 			return raw
 		}
