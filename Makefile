@@ -74,6 +74,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzMembers$$' -fuzztime $(FUZZTIME) ./agui/internal/jsonscan
 	$(GO) test -run '^$$' -fuzz '^FuzzObject$$' -fuzztime $(FUZZTIME) ./agui/internal/jsonscan
 	$(GO) test -run '^$$' -fuzz '^FuzzValid$$' -fuzztime $(FUZZTIME) ./agui/internal/jsonscan
+	$(GO) test -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime $(FUZZTIME) ./agui/jsonpatch
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./kit/script
 	$(GO) test -run '^$$' -fuzz '^FuzzNewInput$$' -fuzztime $(FUZZTIME) ./kit/agent
 	$(GO) test -run '^$$' -fuzz '^FuzzReadAnswers$$' -fuzztime $(FUZZTIME) ./kit/agent

@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/agent-analysis/agent-analysis/agui/internal/jsonscan"
 )
 
 // MaxDepth bounds how deeply Decode follows nested arrays and objects.
@@ -15,6 +17,18 @@ const MaxDepth = 512
 // Decode reads one JSON value, exactly: valid UTF-8, no name repeated in an
 // object, nothing after the value, at most MaxDepth levels deep.
 func Decode(data []byte) (Value, error) {
+	if jsonscan.Valid(data) {
+		r := readers.Get().(*Reader)
+		defer r.Close()
+		v, _ := r.build(data, jsonscan.PastSpace(data, 0))
+		return v, nil
+	}
+	return decodeTokens(data)
+}
+
+// decodeTokens is Decode by the decoder's tokens: for what jsonscan cannot
+// vouch for, and to say what is wrong.
+func decodeTokens(data []byte) (Value, error) {
 	dec := NewReader(data)
 	defer dec.Close()
 	v, err := dec.read() // every token read is copied
@@ -62,6 +76,18 @@ func valueOf(b []byte) []byte {
 // an operation's shape is the caller's (package agui checks it against
 // the AG-UI schema first). Only malformed JSON is an error.
 func DecodeOps(data []byte) ([]Op, error) {
+	if jsonscan.Valid(data) {
+		r := readers.Get().(*Reader)
+		defer r.Close()
+		if ops, ok := r.buildOps(data); ok {
+			return ops, nil
+		}
+	}
+	return decodeOpsTokens(data)
+}
+
+// decodeOpsTokens is DecodeOps by the decoder's tokens.
+func decodeOpsTokens(data []byte) ([]Op, error) {
 	dec := NewReader(data)
 	defer dec.Close()
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '[' {

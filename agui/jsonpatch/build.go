@@ -1,0 +1,118 @@
+package jsonpatch
+
+import (
+	"bytes"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/agent-analysis/agent-analysis/agui/internal/jsonscan"
+)
+
+// Reading without tokens: a value jsonscan.Valid vouches for is made in a
+// walk over its bytes, the decoder's checks done and its tokens not
+// needed. Decoding state snapshots is the largest part of judging a
+// stream; the walk takes about four fifths of the decoder's time
+// (BenchmarkDecode), the allocations being most of what is left.
+// FuzzBuild holds the walk to the decoder.
+
+// build makes the value that starts at i in data, which jsonscan found
+// valid, and says where it ends.
+func (r *Reader) build(data []byte, i int) (Value, int) {
+	switch data[i] {
+	case '{':
+		names, values := len(r.names), len(r.values) // where this object's lists start
+		for i = jsonscan.PastSpace(data, i+1); data[i] != '}'; i = after(data, i) {
+			end := jsonscan.PastString(data, i)
+			r.names = append(r.names, r.name(data[i:end]))
+			var v Value
+			v, i = r.build(data, jsonscan.PastSpace(data, jsonscan.PastSpace(data, end)+1)) // past ':'
+			r.values = append(r.values, v)
+		}
+		return NewObject(pop(&r.names, names), pop(&r.values, values)), i + 1
+	case '[':
+		values := len(r.values)
+		for i = jsonscan.PastSpace(data, i+1); data[i] != ']'; i = after(data, i) {
+			var v Value
+			v, i = r.build(data, i)
+			r.values = append(r.values, v)
+		}
+		return NewArray(pop(&r.values, values)), i + 1
+	case '"':
+		end := jsonscan.PastString(data, i)
+		return text(data[i:end]), end
+	case 't':
+		return true, i + len("true")
+	case 'f':
+		return false, i + len("false")
+	case 'n':
+		return nil, i + len("null")
+	}
+	end := jsonscan.PastValue(data, i)
+	return Number(data[i:end]), end
+}
+
+// after is where the next member or item starts, or the closing bracket,
+// from the end of a value at i.
+func after(data []byte, i int) int {
+	if i = jsonscan.PastSpace(data, i); data[i] == ',' {
+		i = jsonscan.PastSpace(data, i+1)
+	}
+	return i
+}
+
+// text is a valid JSON string's text.
+func text(quoted []byte) string { return string(unquoted(quoted)) }
+
+// unquoted is a valid JSON string's text, within quoted when it has no
+// escape.
+func unquoted(quoted []byte) []byte {
+	body := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		return body
+	}
+	b, _ := jsontext.AppendUnquote(nil, quoted)
+	return b
+}
+
+// opName is an operation's name, shared rather than copied when it is
+// one of RFC 6902's.
+func opName(name []byte) string {
+	for _, op := range opNames {
+		if string(name) == op {
+			return op
+		}
+	}
+	return string(name)
+}
+
+// buildOps makes the operations of a patch jsonscan found valid; ok is
+// false when an item is not an object, for the decoder to say so.
+func (r *Reader) buildOps(data []byte) (ops []Op, ok bool) {
+	i := jsonscan.PastSpace(data, 0)
+	if data[i] != '[' {
+		return nil, false
+	}
+	for i = jsonscan.PastSpace(data, i+1); data[i] != ']'; i = after(data, i) {
+		if data[i] != '{' {
+			return nil, false
+		}
+		end := jsonscan.PastValue(data, i)
+		op := Op{Index: len(ops)}
+		for name, value := range jsonscan.Members(data[i:end]) {
+			switch field := unquoted(name); {
+			case string(field) == "value":
+				op.Value, _ = r.build(value, 0)
+			case value[0] != '"':
+			case string(field) == "op":
+				op.Op = opName(unquoted(value))
+			case string(field) == "path":
+				op.Path = text(value)
+			case string(field) == "from":
+				op.From = text(value)
+			}
+		}
+		ops = append(ops, op)
+		i = end
+	}
+	return ops, true
+}
