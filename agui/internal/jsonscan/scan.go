@@ -31,12 +31,12 @@ type scanner struct {
 	data  []byte
 	i     int
 	depth int
-	names [MaxNames][]byte
-	held  int // names in use, the open objects' together
+	names [MaxNames]struct{ start, end int } // within data
+	held  int                                // names in use, the open objects' together
 }
 
 const (
-	MaxNames = 64  // names held at once, the open objects' together: past it the scanner gives up
+	MaxNames = 32  // names held at once, the open objects' together: past it the scanner gives up
 	maxDepth = 128 // nesting past which the scanner gives up
 )
 
@@ -94,11 +94,11 @@ func (s *scanner) members(keep func(name, value []byte), first int) bool {
 		}
 		name := s.data[start:s.i]
 		for _, held := range s.names[first:s.held] {
-			if string(held) == string(name) {
+			if string(s.data[held.start:held.end]) == string(name) {
 				return false
 			}
 		}
-		s.names[s.held] = name
+		s.names[s.held].start, s.names[s.held].end = start, s.i
 		s.held++
 		s.i = PastSpace(s.data, s.i)
 		if s.i >= len(s.data) || s.data[s.i] != ':' {
