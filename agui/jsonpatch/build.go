@@ -15,9 +15,22 @@ import (
 // (BenchmarkDecode), the allocations being most of what is left.
 // FuzzBuild holds the walk to the decoder.
 
-// build makes the value that starts at i in data, which jsonscan found
-// valid, and says where it ends.
-func (r *Reader) build(data []byte, i int) (Value, int) {
+// build is Decode by the walk; ok is false when jsonscan cannot vouch
+// for data.
+func build(data []byte) (v Value, ok bool) {
+	if !jsonscan.Valid(data) {
+		return nil, false
+	}
+	r := readers.Get().(*Reader)
+	defer r.Close()
+	v, _ = r.value(data, jsonscan.PastSpace(data, 0))
+	return v, true
+}
+
+// value makes the value that starts at i in data, which jsonscan found
+// valid, and says where it ends. (No name in it holds an escape: jsonscan
+// gives up on those.)
+func (r *Reader) value(data []byte, i int) (Value, int) {
 	switch data[i] {
 	case '{':
 		names, values := len(r.names), len(r.values) // where this object's lists start
@@ -25,7 +38,7 @@ func (r *Reader) build(data []byte, i int) (Value, int) {
 			end := jsonscan.PastString(data, i)
 			r.names = append(r.names, r.name(data[i:end]))
 			var v Value
-			v, i = r.build(data, jsonscan.PastSpace(data, jsonscan.PastSpace(data, end)+1)) // past ':'
+			v, i = r.value(data, jsonscan.PastSpace(data, jsonscan.PastSpace(data, end)+1)) // past ':'
 			r.values = append(r.values, v)
 		}
 		return NewObject(pop(&r.names, names), pop(&r.values, values)), i + 1
@@ -33,7 +46,7 @@ func (r *Reader) build(data []byte, i int) (Value, int) {
 		values := len(r.values)
 		for i = jsonscan.PastSpace(data, i+1); data[i] != ']'; i = after(data, i) {
 			var v Value
-			v, i = r.build(data, i)
+			v, i = r.value(data, i)
 			r.values = append(r.values, v)
 		}
 		return NewArray(pop(&r.values, values)), i + 1
@@ -85,9 +98,19 @@ func opName(name []byte) string {
 	return string(name)
 }
 
-// buildOps makes the operations of a patch jsonscan found valid; ok is
-// false when an item is not an object, for the decoder to say so.
-func (r *Reader) buildOps(data []byte) (ops []Op, ok bool) {
+// buildOps is DecodeOps by the walk; ok is false when jsonscan cannot
+// vouch for data, or it is not an array of objects (the decoder says so).
+func buildOps(data []byte) ([]Op, bool) {
+	if !jsonscan.Valid(data) {
+		return nil, false
+	}
+	r := readers.Get().(*Reader)
+	defer r.Close()
+	return r.ops(data)
+}
+
+// ops makes the operations of a patch jsonscan found valid.
+func (r *Reader) ops(data []byte) (ops []Op, ok bool) {
 	i := jsonscan.PastSpace(data, 0)
 	if data[i] != '[' {
 		return nil, false
@@ -101,7 +124,7 @@ func (r *Reader) buildOps(data []byte) (ops []Op, ok bool) {
 		for name, value := range jsonscan.Members(data[i:end]) {
 			switch field := unquoted(name); {
 			case string(field) == "value":
-				op.Value, _ = r.build(value, 0)
+				op.Value, _ = r.value(value, 0)
 			case value[0] != '"':
 			case string(field) == "op":
 				op.Op = opName(unquoted(value))

@@ -7,8 +7,6 @@ import (
 	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/agent-analysis/agent-analysis/agui/internal/jsonscan"
 )
 
 // MaxDepth bounds how deeply Decode follows nested arrays and objects.
@@ -17,10 +15,7 @@ const MaxDepth = 512
 // Decode reads one JSON value, exactly: valid UTF-8, no name repeated in an
 // object, nothing after the value, at most MaxDepth levels deep.
 func Decode(data []byte) (Value, error) {
-	if jsonscan.Valid(data) {
-		r := readers.Get().(*Reader)
-		defer r.Close()
-		v, _ := r.build(data, jsonscan.PastSpace(data, 0))
+	if v, ok := build(data); ok {
 		return v, nil
 	}
 	return decodeTokens(data)
@@ -76,12 +71,8 @@ func valueOf(b []byte) []byte {
 // an operation's shape is the caller's (package agui checks it against
 // the AG-UI schema first). Only malformed JSON is an error.
 func DecodeOps(data []byte) ([]Op, error) {
-	if jsonscan.Valid(data) {
-		r := readers.Get().(*Reader)
-		defer r.Close()
-		if ops, ok := r.buildOps(data); ok {
-			return ops, nil
-		}
+	if ops, ok := buildOps(data); ok {
+		return ops, nil
 	}
 	return decodeOpsTokens(data)
 }

@@ -1,6 +1,9 @@
 package jsonscan
 
-import "unicode/utf8"
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
 
 // Object reports whether data is one JSON object, and nothing after it but
 // white space, that the decoder reads without error, handing each of its
@@ -89,8 +92,14 @@ func (s *scanner) members(keep func(name, value []byte), first int) bool {
 		if s.i >= len(s.data) || s.data[s.i] != '"' {
 			return false
 		}
-		if plain, ok := s.str(); !ok || !plain || s.held == MaxNames {
-			return false // an escaped name is compared unescaped: the decoder's work
+		escaped, ok := s.str()
+		switch {
+		case !ok:
+			return false
+		case escaped:
+			return false // names compare unescaped: the decoder's work
+		case s.held == MaxNames:
+			return false // no room to remember it
 		}
 		name := s.data[start:s.i]
 		for _, held := range s.names[first:s.held] {
@@ -163,13 +172,13 @@ func (s *scanner) next(closing byte) (more, ok bool) {
 	return false, false
 }
 
-// str reads the string at s.i; plain is false when it holds an escape.
-func (s *scanner) str() (plain, ok bool) {
+// str reads the string at s.i; escaped is true when it holds an escape.
+func (s *scanner) str() (escaped, ok bool) {
 	data, i := s.data, s.i+1
-	plain, ascii := true, true
+	ascii := true
 	for i < len(data) {
 		for i < len(data) && printable[data[i]] {
-			i++ // the most of most strings
+			i++ // most bytes of most strings
 		}
 		if i == len(data) {
 			break
@@ -180,9 +189,9 @@ func (s *scanner) str() (plain, ok bool) {
 				return false, false
 			}
 			s.i = i + 1
-			return plain, true
+			return escaped, true
 		case c == '\\':
-			plain = false
+			escaped = true
 			if i+1 >= len(data) {
 				return false, false
 			}
@@ -191,7 +200,7 @@ func (s *scanner) str() (plain, ok bool) {
 				i += 2
 			case 'u':
 				r, ok := hex4(data[i+2:])
-				if !ok || utf8.RuneLen(rune(r)) < 0 { // a surrogate: whether it pairs is the decoder's to say
+				if !ok || utf16.IsSurrogate(rune(r)) { // whether it pairs is the decoder's to say
 					return false, false
 				}
 				i += 6
