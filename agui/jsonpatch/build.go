@@ -89,7 +89,7 @@ func unquoted(quoted []byte) []byte {
 
 // opName is an operation's name, shared rather than copied when it is
 // one of RFC 6902's.
-func opName(name []byte) string {
+func opName[T string | []byte](name T) string {
 	for _, op := range opNames {
 		if string(name) == op {
 			return op

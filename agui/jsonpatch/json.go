@@ -151,10 +151,7 @@ func readText(dec *jsontext.Decoder) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if i := slices.Index(opNames, tok.String()); i >= 0 {
-		return opNames[i], nil
-	}
-	return tok.String(), nil
+	return opName(tok.String()), nil
 }
 
 // read reads the next value. An object's members and an array's items

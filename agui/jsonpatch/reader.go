@@ -32,15 +32,14 @@ const (
 
 // name is a member's name from its quoted JSON string.
 func (r *Reader) name(quoted []byte) string {
-	text := quoted[1 : len(quoted)-1]
-	if bytes.IndexByte(text, '\\') >= 0 {
-		b, _ := jsontext.AppendUnquote(nil, quoted) // valid: the decoder read it
-		return string(b)
+	if bytes.IndexByte(quoted, '\\') >= 0 {
+		return text(quoted) // valid: the decoder or jsonscan read it
 	}
-	if s, ok := r.known[string(text)]; ok {
+	body := quoted[1 : len(quoted)-1]
+	if s, ok := r.known[string(body)]; ok {
 		return s
 	}
-	s := string(text)
+	s := string(body)
 	if len(s) <= maxKnownName && len(r.known) < maxKnown {
 		if r.known == nil {
 			r.known = make(map[string]string)
