@@ -182,7 +182,7 @@ func TestVersions(t *testing.T) {
 	if v, _ := ParseVersion("1.10"); v.Major() != 1 || Current.String() != "1.1" {
 		t.Errorf("1.10 is of line %d; Current is %s", v.Major(), Current)
 	}
-	for _, bad := range []string{"", "1", "draft", "1.x", "1.0.0.0", "-1.0", "01.0", "1.0-rc1", "1.1000000"} {
+	for _, bad := range []string{"", "1", "draft", "1.x", "1.0.0.0", "-1.0", "01.0", "1.0-rc1", "1.1000000", "+1.0", "1.", ".1", "1..0", "1.0.", " 1.0", "1.01", "1.0.0.", "1e3.0"} {
 		if _, ok := ParseVersion(bad); ok {
 			t.Errorf("%q read as a version", bad)
 		}

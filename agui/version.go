@@ -29,20 +29,42 @@ const (
 // ParseVersion reads a version; ok is false for anything that is not
 // one, or has a part of a million or more.
 func ParseVersion(s string) (v Version, ok bool) {
-	var parts [3]Version
-	fields := 0
-	for f := range strings.SplitSeq(s, ".") {
-		n, err := strconv.Atoi(f)
-		if fields == len(parts) || err != nil || n < 0 || n >= versionPart || f != strconv.Itoa(n) {
+	for fields := 1; ; fields++ {
+		part, rest, more := strings.Cut(s, ".")
+		n, ok := versionNumber(part)
+		if !ok || fields > 3 {
 			return 0, false
 		}
-		parts[fields] = Version(n)
-		fields++
+		v = v*versionPart + n
+		switch {
+		case more:
+			s = rest
+		case fields == 1:
+			return 0, false
+		case fields == 2:
+			return v * versionPart, true // MAJOR.MINOR is MAJOR.MINOR.0
+		default:
+			return v, true
+		}
 	}
-	if fields < 2 {
+}
+
+// versionNumber reads one part of a version: decimal digits as written
+// canonically (no sign, no leading zero), less than versionPart. Read by
+// hand: a server reads the client's version on every request, and
+// strconv's Atoi with Itoa to check the form cost some 150 ns.
+func versionNumber(s string) (Version, bool) {
+	if s == "" || len(s) > 6 || len(s) > 1 && s[0] == '0' {
 		return 0, false
 	}
-	return parts[0]*versionPart*versionPart + parts[1]*versionPart + parts[2], true
+	var n Version
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + Version(s[i]-'0')
+	}
+	return n, true
 }
 
 // Major is the version's line: 1 for 1.0 and 1.10.
