@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"time"
 )
 
 var streamHeaders = http.Header{
@@ -63,6 +64,7 @@ func handleRun(cfg Config, slots streamSlots) http.Handler {
 		if wire == binary {
 			addLogAttrs(w, slog.String("encoding", "binary"))
 		}
+		w.Header()["Date"] = dateHeader(time.Now())
 		w.WriteHeader(http.StatusOK)
 		s := stream{
 			w: w, rc: rc, scripts: cfg.Scripts, req: req, frames: frames, ids: id, wire: wire,

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/agent-analysis/agent-analysis/fixtures"
 	"github.com/agent-analysis/agent-analysis/server"
@@ -56,6 +57,7 @@ func TestScenarioStreamsAreExact(t *testing.T) {
 
 	for scenario, sequence := range want {
 		t.Run(scenario, func(t *testing.T) {
+			before := time.Now().Truncate(time.Second)
 			resp, err := http.DefaultClient.Do(newRunRequest(context.Background(), srv.URL+"/api/agent-analysis", runBody("t1", "r1", scenario)))
 			if err != nil {
 				t.Fatal(err)
@@ -63,6 +65,9 @@ func TestScenarioStreamsAreExact(t *testing.T) {
 			defer resp.Body.Close()
 			if resp.StatusCode != http.StatusOK {
 				t.Fatalf("status %d", resp.StatusCode)
+			}
+			if date, err := http.ParseTime(resp.Header.Get("Date")); err != nil || date.Before(before) || date.After(time.Now()) {
+				t.Errorf("Date %q (%v): not the time of the answer", resp.Header.Get("Date"), err)
 			}
 			for header, value := range map[string]string{
 				"Content-Type":           "text/event-stream",
