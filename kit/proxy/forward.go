@@ -63,7 +63,13 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	o := outcome{lastArrival: time.Now()}
 	setWriteDeadline(w, p.cfg.WriteTimeout)
 	w.WriteHeader(resp.StatusCode)
-	o.write = rc.Flush() // the headers now: a client waits for them before the first event
+	if resp.ContentLength < 0 {
+		// A stream, its length unknown: the client sees it open now,
+		// before its first event. A body of known length was whole before
+		// the upstream answered: its headers go out with its first bytes,
+		// in one write rather than two.
+		o.write = rc.Flush()
+	}
 	buf := buffers.Get().(*[]byte)
 	defer buffers.Put(buf)
 	for o.write == nil {

@@ -354,3 +354,55 @@ func TestEveryBuiltInScriptThroughTheProxyInBinary(t *testing.T) {
 		t.Errorf("%d scripts judged in binary", judged)
 	}
 }
+
+// writeLog is a client's side of a proxy's answer: what reached it, in
+// order. A flush is what puts bytes on the wire.
+type writeLog struct {
+	header http.Header
+	calls  []string
+}
+
+func (w *writeLog) Header() http.Header { return w.header }
+func (w *writeLog) WriteHeader(code int) {
+	w.calls = append(w.calls, fmt.Sprint("header ", code))
+}
+func (w *writeLog) Write(p []byte) (int, error) {
+	w.calls = append(w.calls, "write")
+	return len(p), nil
+}
+func (w *writeLog) Flush() { w.calls = append(w.calls, "flush") }
+
+// A stream's headers are flushed at once, before its first event; an
+// answer of known length was whole before it was sent, and its headers go
+// out with its bytes, in one flush.
+func TestHeadersFlushedAloneOnlyForAStream(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		handle http.HandlerFunc
+		before []string // what reached the client before the first bytes
+	}{
+		{"stream", func(w http.ResponseWriter, r *http.Request) {
+			sse(w)
+			io.WriteString(w, started)
+		}, []string{"header 200", "flush"}},
+		{"known length", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, started) // net/http sets its Content-Length
+		}, []string{"header 200"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := proxy.New(proxy.Config{Upstream: upstream(t, c.handle)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			w := &writeLog{header: http.Header{}}
+			req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/", bytes.NewReader(input))
+			p.ServeHTTP(w, req)
+			first := slices.Index(w.calls, "write")
+			if first < 0 || !slices.Equal(w.calls[:first], c.before) || w.calls[len(w.calls)-1] != "flush" {
+				t.Errorf("%q: want %q, then the bytes, each write flushed", w.calls, c.before)
+			}
+		})
+	}
+}
