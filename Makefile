@@ -63,7 +63,8 @@ unit:
 
 ## fuzz: briefly, the readers of what agents and users hand the kit: the SSE and binary
 ## stream readers, the engine's one-pass JSON reading and split of an event into its
-## members, scripts, run inputs, answer files; CONTRIBUTING.md says how to run one longer.
+## members and of a list into its items, scripts, run inputs, answer files;
+## CONTRIBUTING.md says how to run one longer.
 ## A count, not a duration: Go 1.26's fuzzer can fail a run whose -fuzztime deadline lands
 ## while a worker is busy (golang/go#75804, "context deadline exceeded", no input found)
 FUZZTIME ?= 100000x
@@ -72,6 +73,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./agui/proto
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./agui/proto
 	$(GO) test -run '^$$' -fuzz '^FuzzMembers$$' -fuzztime $(FUZZTIME) ./agui/internal/jsonscan
+	$(GO) test -run '^$$' -fuzz '^FuzzElements$$' -fuzztime $(FUZZTIME) ./agui/internal/jsonscan
 	$(GO) test -run '^$$' -fuzz '^FuzzObject$$' -fuzztime $(FUZZTIME) ./agui/internal/jsonscan
 	$(GO) test -run '^$$' -fuzz '^FuzzValid$$' -fuzztime $(FUZZTIME) ./agui/internal/jsonscan
 	$(GO) test -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime $(FUZZTIME) ./agui/jsonpatch

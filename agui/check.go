@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/agent-analysis/agent-analysis/agui/internal/jsonscan"
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 )
 
@@ -191,20 +192,15 @@ func (c *checker) array(raw []byte, item *spec, min int, list place) (string, er
 		}
 		return "", nil
 	}
-	dec := jsonpatch.NewReader(raw, checked...)
-	defer dec.Close()
-	dec.ReadToken()
-	kept := 0
+	kept, i := 0, 0
 	var path string // the list's pointer, made for its first item
-	for i := 0; dec.PeekKind() != ']'; i++ {
+	// The list was read whole before: a walk over it, not a second decoder.
+	for v := range jsonscan.Elements(raw) {
 		if path == "" {
 			path = list.String()
 		}
-		v, err := dec.ReadValue()
-		if err != nil {
-			return "", &malformed{path, err.Error()}
-		}
 		at := place{path, strconv.Itoa(i)}
+		i++
 		gone, err := c.value(v, item, at)
 		if err != nil {
 			return "", err

@@ -29,6 +29,28 @@ func Members(object []byte) iter.Seq2[[]byte, []byte] {
 	}
 }
 
+// Elements splits a JSON array already found valid into its elements,
+// each as its JSON within array, as Members splits an object.
+func Elements(array []byte) iter.Seq[[]byte] {
+	return func(yield func(element []byte) bool) {
+		i := PastSpace(array, 0) + 1 // past '['
+		for {
+			i = PastSpace(array, i)
+			switch array[i] {
+			case ']':
+				return
+			case ',':
+				i = PastSpace(array, i+1)
+			}
+			end := PastValue(array, i)
+			if !yield(array[i:end]) {
+				return
+			}
+			i = end
+		}
+	}
+}
+
 // PastSpace is the index of the first byte from i that is not JSON white
 // space.
 func PastSpace(data []byte, i int) int {

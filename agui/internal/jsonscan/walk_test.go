@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -53,6 +54,48 @@ func FuzzMembers(f *testing.F) {
 			if got[i] != want[i] {
 				t.Errorf("%s: member %d is %q, want %q", object, i, got[i], want[i])
 			}
+		}
+	})
+}
+
+// FuzzElements: splitting an array the decoder found valid gives the
+// elements the decoder gives read one value at a time, in order, each
+// byte for byte.
+func FuzzElements(f *testing.F) {
+	for _, s := range []string{
+		`[]`,
+		` [ ] `,
+		`[1]`,
+		"[\n\t1 ,\r\n -1.5e+3 , true,false ,null , \"\"]",
+		`["a\"b","c\\","]","[",",",{"]":"["}]`,
+		`[[[]],{},[{"a":[1,2]}],{"x":{"y":"}"}}]`,
+		`["\u00e9","\ud83d\ude00","a\nb"]`,
+		`[{"op":"replace","path":"/a/0","value":{"b":[1]}}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dec := jsontext.NewDecoder(bytes.NewReader(data))
+		if dec.PeekKind() != '[' {
+			return
+		}
+		array, err := dec.ReadValue()
+		if err != nil {
+			return
+		}
+		var want []string
+		one := jsontext.NewDecoder(bytes.NewReader(array))
+		one.ReadToken()
+		for one.PeekKind() != ']' {
+			value, _ := one.ReadValue()
+			want = append(want, string(value))
+		}
+		var got []string
+		for element := range Elements(array) {
+			got = append(got, string(element))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: elements %q, want %q", array, got, want)
 		}
 	})
 }
