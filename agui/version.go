@@ -31,8 +31,8 @@ const (
 func ParseVersion(s string) (v Version, ok bool) {
 	for fields := 1; ; fields++ {
 		part, rest, more := strings.Cut(s, ".")
-		n, ok := versionNumber(part)
-		if !ok || fields > 3 {
+		n, number := versionNumber(part)
+		if !number || fields > 3 {
 			return 0, false
 		}
 		v = v*versionPart + n
