@@ -9,23 +9,15 @@ import "iter"
 // commas and colons between.
 func Members(object []byte) iter.Seq2[[]byte, []byte] {
 	return func(yield func(name, value []byte) bool) {
-		i := PastSpace(object, 0) + 1 // past '{'
-		for {
-			i = PastSpace(object, i)
-			switch object[i] {
-			case '}':
-				return
-			case ',':
-				i = PastSpace(object, i+1)
-			}
+		items(object, '}', func(i int) int {
 			nameEnd := PastString(object, i)
 			start := PastSpace(object, PastSpace(object, nameEnd)+1) // past ':'
 			end := PastValue(object, start)
 			if !yield(object[i:nameEnd], object[start:end]) {
-				return
+				return -1
 			}
-			i = end
-		}
+			return end
+		})
 	}
 }
 
@@ -33,20 +25,31 @@ func Members(object []byte) iter.Seq2[[]byte, []byte] {
 // each as its JSON within array, as Members splits an object.
 func Elements(array []byte) iter.Seq[[]byte] {
 	return func(yield func(element []byte) bool) {
-		i := PastSpace(array, 0) + 1 // past '['
-		for {
-			i = PastSpace(array, i)
-			switch array[i] {
-			case ']':
-				return
-			case ',':
-				i = PastSpace(array, i+1)
-			}
+		items(array, ']', func(i int) int {
 			end := PastValue(array, i)
 			if !yield(array[i:end]) {
-				return
+				return -1
 			}
-			i = end
+			return end
+		})
+	}
+}
+
+// items walks the object or array that opens data up to its closing
+// byte, handing item the index where each member or element starts;
+// item gives back the index just past it, or -1 to stop.
+func items(data []byte, closing byte, item func(start int) int) {
+	i := PastSpace(data, 0) + 1 // past '{' or '['
+	for {
+		i = PastSpace(data, i)
+		switch data[i] {
+		case closing:
+			return
+		case ',':
+			i = PastSpace(data, i+1)
+		}
+		if i = item(i); i < 0 {
+			return
 		}
 	}
 }
