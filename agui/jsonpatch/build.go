@@ -111,17 +111,15 @@ func buildOps(data []byte) ([]Op, bool) {
 
 // ops makes the operations of a patch jsonscan found valid.
 func (r *Reader) ops(data []byte) (ops []Op, ok bool) {
-	i := jsonscan.PastSpace(data, 0)
-	if data[i] != '[' {
+	if data[jsonscan.PastSpace(data, 0)] != '[' {
 		return nil, false
 	}
-	for i = jsonscan.PastSpace(data, i+1); data[i] != ']'; i = after(data, i) {
-		if data[i] != '{' {
+	for item := range jsonscan.Elements(data) {
+		if item[0] != '{' {
 			return nil, false
 		}
-		end := jsonscan.PastValue(data, i)
 		op := Op{Index: len(ops)}
-		for name, value := range jsonscan.Members(data[i:end]) {
+		for name, value := range jsonscan.Members(item) {
 			switch field := unquoted(name); {
 			case string(field) == "value":
 				op.Value, _ = r.value(value, 0)
@@ -135,7 +133,6 @@ func (r *Reader) ops(data []byte) (ops []Op, ok bool) {
 			}
 		}
 		ops = append(ops, op)
-		i = end
 	}
 	return ops, true
 }
