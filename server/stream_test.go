@@ -74,6 +74,9 @@ func TestScenarioStreamsAreExact(t *testing.T) {
 				"Cache-Control":          "no-cache",
 				"X-Content-Type-Options": "nosniff",
 				"X-Accel-Buffering":      "no",
+				// Never a document: nothing may load or frame.
+				"Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+				"Referrer-Policy":         "",
 			} {
 				if got := resp.Header.Get(header); got != value {
 					t.Errorf("%s = %q, want %q", header, got, value)
