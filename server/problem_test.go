@@ -91,6 +91,29 @@ func TestBadRequestsGetProblemsAndNoStream(t *testing.T) {
 	}
 }
 
+// A body whose length is not announced (chunked) is bounded as it is read:
+// within bounds it plays, past them it is refused, as one announced too
+// large is without being read.
+func TestBodyOfUnannouncedLength(t *testing.T) {
+	h := server.New(server.Config{NoDelay: true})
+	for _, tt := range []struct {
+		body   string
+		status int
+	}{
+		{runBody("t", "r", "normal"), 200},
+		{`{"threadId":"` + strings.Repeat("x", 16<<10) + `"}`, 413},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(tt.body))
+		req.ContentLength = -1
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != tt.status {
+			t.Errorf("%d bytes: status %d, want %d; body %.200s", len(tt.body), rec.Code, tt.status, rec.Body)
+		}
+	}
+}
+
 func TestOfficialClientBodyIsAccepted(t *testing.T) {
 	// As @ag-ui/client 1.0 sends it: camelCase, protocolVersion, empty lists.
 	body := `{"threadId":"thread-1","runId":"run-1","protocolVersion":"1.0","state":{},"messages":[],` +
