@@ -74,9 +74,7 @@ func New(cfg Config) http.Handler {
 	if cfg.MaxStreams <= 0 {
 		cfg.MaxStreams = DefaultMaxStreams
 	}
-	mux := http.NewServeMux()
-	addRoutes(mux, cfg)
-	return withSecurityHeaders(withRequestLog(cfg.Logger, mux))
+	return withSecurityHeaders(withRequestLog(cfg.Logger, routes(cfg)))
 }
 
 func orDefault(d, fallback time.Duration) time.Duration {
