@@ -50,7 +50,7 @@ func (p place) String() string { return p.parent + "/" + jsonpatch.EscapeToken(p
 // object checks the members of an object against d. It returns the reason
 // the whole object must go, if it must.
 func (c *checker) object(members []member, d *def, path string) (string, error) {
-	mark := len(c.removals)
+	mark, required := len(c.removals), 0 // required: the required members there (names are unique)
 	for _, m := range members {
 		f, known := d.field(m.name)
 		at := place{path, m.name}
@@ -59,6 +59,9 @@ func (c *checker) object(members []member, d *def, path string) (string, error) 
 				c.removals = append(c.removals, removal{at.String(), fmt.Sprintf("%s has no member %q in AG-UI", d.name, m.name)})
 			}
 			continue
+		}
+		if f.required {
+			required++
 		}
 		gone, err := c.value(m.raw, &f.spec, at)
 		if err != nil {
@@ -73,8 +76,11 @@ func (c *checker) object(members []member, d *def, path string) (string, error) 
 		}
 		c.removals = append(c.removals, removal{at.String(), gone})
 	}
-	for _, f := range d.fields {
-		if f.required && !slices.ContainsFunc(members, func(m member) bool { return m.name == f.name }) {
+	if required == d.required() {
+		return "", nil
+	}
+	for i := range d.fields { // which is missing
+		if f := &d.fields[i]; f.required && !slices.ContainsFunc(members, func(m member) bool { return m.name == f.name }) {
 			return "", &malformed{path + "/" + f.name, "is required"}
 		}
 	}
