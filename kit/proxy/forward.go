@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -35,6 +36,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		if j != nil {
 			out.Body = j.body
 		}
+		out.Body = readAhead(out.Body, r.ContentLength)
 	}
 	out = out.WithContext(r.Context())
 
@@ -107,6 +109,46 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	}
 }
+
+// readAhead is a small body of announced length, read whole before it
+// goes upstream: the transport then writes it in one write with the
+// request's headers, where a body it must read as it goes follows them in
+// a write of its own (two packets, and two reads for the agent). A client
+// sends such a body with its headers, so nothing waits longer for it; a
+// larger body, or one of unknown length, goes on as it comes. A read that
+// fails is passed on as it was.
+func readAhead(body io.ReadCloser, length int64) io.ReadCloser {
+	if length <= 0 || length > maxReadAhead {
+		return body
+	}
+	data := make([]byte, 0, length+1) // and a byte more, to meet the end
+	for {
+		n, err := body.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		switch {
+		case err == io.EOF:
+			return io.NopCloser(bytes.NewReader(data)) // in memory: see net/http's isKnownInMemoryReader
+		case err != nil:
+			return struct {
+				io.Reader
+				io.Closer
+			}{io.MultiReader(bytes.NewReader(data), failedRead{err}), body}
+		case len(data) == cap(data):
+			return struct { // longer than announced, which net/http never lets through
+				io.Reader
+				io.Closer
+			}{io.MultiReader(bytes.NewReader(data), body), body}
+		}
+	}
+}
+
+// maxReadAhead bounds the body readAhead holds: a RunAgentInput some turns
+// into a chat is a few kilobytes.
+const maxReadAhead = 64 << 10
+
+type failedRead struct{ err error }
+
+func (f failedRead) Read([]byte) (int, error) { return 0, f.err }
 
 // buffers hold a stream's reads on their way through, between streams:
 // each is 32 KiB, and what is read is copied before the next read (the

@@ -1,0 +1,132 @@
+package proxy_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/agent-analysis/agent-analysis/kit/proxy"
+)
+
+// writeCounter is a connection that counts the writes made to it.
+type writeCounter struct {
+	net.Conn
+	mu     sync.Mutex
+	writes int
+}
+
+func (c *writeCounter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	c.writes++
+	c.mu.Unlock()
+	return c.Conn.Write(p)
+}
+
+func (c *writeCounter) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.writes
+}
+
+// A small body of announced length goes upstream whole, in the write that
+// carries the request's headers; a larger one, or one of unknown length,
+// as it comes. Either way the agent reads the client's bytes.
+func TestASmallBodyGoesWithItsHeaders(t *testing.T) {
+	large := append(bytes.Repeat([]byte(" "), 64<<10), input...)
+	for _, c := range []struct {
+		name      string
+		body      []byte
+		length    int64 // announced; -1 for none (chunked)
+		maxWrites int   // the request's writes to the agent, at most
+	}{
+		{"small", input, int64(len(input)), 1},
+		{"over 64 KiB", large, int64(len(large)), 0},
+		{"of unknown length", input, -1, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := make(chan []byte, 1)
+			up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				got <- body
+				sse(w)
+				io.WriteString(w, started)
+			})
+			var conns []*writeCounter
+			transport := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+				if err != nil {
+					return nil, err
+				}
+				wc := &writeCounter{Conn: conn}
+				conns = append(conns, wc)
+				return wc, nil
+			}}
+			defer transport.CloseIdleConnections()
+			th := start(t, proxy.Config{Upstream: up, Transport: transport})
+
+			req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, th.url, bytes.NewReader(c.body))
+			req.ContentLength = c.length
+			if c.length < 0 {
+				req.Body = io.NopCloser(io.MultiReader(bytes.NewReader(c.body))) // no length known
+			}
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := client(t).Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if body := <-got; !bytes.Equal(body, c.body) {
+				t.Fatalf("the agent read %d bytes, not the client's %d", len(body), len(c.body))
+			}
+			if len(conns) != 1 {
+				t.Fatalf("%d connections to the agent", len(conns))
+			}
+			if n := conns[0].count(); c.maxWrites > 0 && n > c.maxWrites {
+				t.Errorf("the request went to the agent in %d writes, not %d", n, c.maxWrites)
+			}
+			th.next(t)
+		})
+	}
+}
+
+// A client whose body breaks off is no run the agent sees whole: the
+// proxy answers 502 and says why, as when the transport read it as it
+// went.
+func TestABodyThatBreaksOff(t *testing.T) {
+	reached := make(chan struct{}, 1)
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.ReadAll(r.Body); err == nil {
+			reached <- struct{}{}
+		}
+	})
+	p, err := proxy.New(proxy.Config{Upstream: up})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	broken := errors.New("connection reset by the client")
+	body := io.MultiReader(bytes.NewReader(input[:len(input)/2]), iotestErr{broken})
+	req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/", body)
+	req.ContentLength = int64(len(input))
+	rec := httptest.NewRecorder()
+	p.ServeHTTP(rec, req)
+	if rec.Code != http.StatusBadGateway || !bytes.Contains(rec.Body.Bytes(), []byte(broken.Error())) {
+		t.Errorf("%d %s", rec.Code, rec.Body)
+	}
+	select {
+	case <-reached:
+		t.Error("the agent read a whole body")
+	default:
+	}
+}
+
+type iotestErr struct{ err error }
+
+func (e iotestErr) Read([]byte) (int, error) { return 0, e.err }
