@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -96,17 +98,13 @@ func TestASmallBodyGoesWithItsHeaders(t *testing.T) {
 	}
 }
 
-// A client whose body breaks off is no run the agent sees whole: the
-// proxy answers 502 and says why, as when the transport read it as it
-// went.
+// A client whose body breaks off sends the agent nothing: the proxy
+// answers 400 and says why.
 func TestABodyThatBreaksOff(t *testing.T) {
 	reached := make(chan struct{}, 1)
-	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
-		if _, err := io.ReadAll(r.Body); err == nil {
-			reached <- struct{}{}
-		}
-	})
-	p, err := proxy.New(proxy.Config{Upstream: up})
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) { reached <- struct{}{} })
+	runs := make(chan proxy.Run, 1)
+	p, err := proxy.New(proxy.Config{Upstream: up, Report: func(r proxy.Run) { runs <- r }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,16 +115,45 @@ func TestABodyThatBreaksOff(t *testing.T) {
 	req.ContentLength = int64(len(input))
 	rec := httptest.NewRecorder()
 	p.ServeHTTP(rec, req)
-	if rec.Code != http.StatusBadGateway || !bytes.Contains(rec.Body.Bytes(), []byte(broken.Error())) {
+	if rec.Code != http.StatusBadRequest || !bytes.Contains(rec.Body.Bytes(), []byte(broken.Error())) {
 		t.Errorf("%d %s", rec.Code, rec.Body)
 	}
 	select {
 	case <-reached:
-		t.Error("the agent read a whole body")
+		t.Error("the agent was sent the request")
 	default:
+	}
+	// The client's doing, not the agent's: no rule is broken.
+	if run := <-runs; !run.OK() || !strings.Contains(run.Cancelled, "request broke off") || !strings.Contains(run.Cancelled, broken.Error()) {
+		t.Errorf("%q", run.Lines(true))
 	}
 }
 
 type iotestErr struct{ err error }
 
 func (e iotestErr) Read([]byte) (int, error) { return 0, e.err }
+
+// A client that sends its headers, then part of a small body, then leaves:
+// the proxy waited for the body, as a buffering proxy does, so the agent
+// never saw the request; the run is still reported, and no rule is held
+// against the agent.
+func TestAClientThatLeavesMidBody(t *testing.T) {
+	called := make(chan struct{}, 1)
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) { called <- struct{}{} })
+	th := start(t, proxy.Config{Upstream: up})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(th.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: proxy\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
+		len(input), input[:len(input)/2])
+	conn.Close()
+	if run := th.next(t); !run.OK() || run.Status != 0 || !strings.HasPrefix(run.Cancelled, "the client cancelled") {
+		t.Errorf("%q", run.Lines(true))
+	}
+	select {
+	case <-called:
+		t.Error("the agent was sent a request the client never finished")
+	default:
+	}
+}

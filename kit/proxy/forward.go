@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -36,10 +37,20 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		if j != nil {
 			out.Body = j.body
 		}
-		out.Body = readAhead(out.Body, r.ContentLength)
 	}
 	out = out.WithContext(r.Context())
 
+	body, err := readAhead(out.Body, r.ContentLength)
+	if err != nil {
+		// The client's body broke off: nothing goes to the agent.
+		if r.Context().Err() == nil {
+			writeProblem(w, p.cfg.WriteTimeout, http.StatusBadRequest, "Bad Request", "the request's body could not be read: "+err.Error())
+		}
+		j.answered(answer{err: err, ctx: ctxCause(r), at: time.Now(), broken: true})
+		j.ended(outcome{read: err, at: time.Now()})
+		return
+	}
+	out.Body = body
 	resp, err := p.transport.RoundTrip(out)
 	if err != nil {
 		if r.Context().Err() == nil {
@@ -111,15 +122,16 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 }
 
 // readAhead is a small body of announced length, read whole before it
-// goes upstream: the transport then writes it in one write with the
-// request's headers, where a body it must read as it goes follows them in
-// a write of its own (two packets, and two reads for the agent). A client
-// sends such a body with its headers, so nothing waits longer for it; a
-// larger body, or one of unknown length, goes on as it comes. A read that
-// fails is passed on as it was.
-func readAhead(body io.ReadCloser, length int64) io.ReadCloser {
-	if length <= 0 || length > maxReadAhead {
-		return body
+// goes upstream, as a buffering proxy (nginx) reads it: the transport then
+// writes it in one write with the request's headers, where a body it must
+// read as it goes follows them in a write of its own (two packets, and two
+// reads for the agent). Clients send such a body with its headers; one
+// that stalls is waited for until it sends the rest, leaves or the proxy
+// stops. A larger body, or one of unknown length, goes on as it comes. An
+// error is the client's body breaking off.
+func readAhead(body io.ReadCloser, length int64) (io.ReadCloser, error) {
+	if body == nil || length <= 0 || length > maxReadAhead {
+		return body, nil
 	}
 	data := make([]byte, 0, length+1) // and a byte more, to meet the end
 	for {
@@ -127,17 +139,11 @@ func readAhead(body io.ReadCloser, length int64) io.ReadCloser {
 		data = data[:len(data)+n]
 		switch {
 		case err == io.EOF:
-			return io.NopCloser(bytes.NewReader(data)) // in memory: see net/http's isKnownInMemoryReader
+			return io.NopCloser(bytes.NewReader(data)), nil // in memory: see net/http's isKnownInMemoryReader
 		case err != nil:
-			return struct {
-				io.Reader
-				io.Closer
-			}{io.MultiReader(bytes.NewReader(data), failedRead{err}), body}
-		case len(data) == cap(data):
-			return struct { // longer than announced, which net/http never lets through
-				io.Reader
-				io.Closer
-			}{io.MultiReader(bytes.NewReader(data), body), body}
+			return nil, err
+		case len(data) == cap(data): // longer than announced, which net/http never lets through
+			return nil, fmt.Errorf("more than the %d bytes announced", length)
 		}
 	}
 }
@@ -145,10 +151,6 @@ func readAhead(body io.ReadCloser, length int64) io.ReadCloser {
 // maxReadAhead bounds the body readAhead holds: a RunAgentInput some turns
 // into a chat is a few kilobytes.
 const maxReadAhead = 64 << 10
-
-type failedRead struct{ err error }
-
-func (f failedRead) Read([]byte) (int, error) { return 0, f.err }
 
 // buffers hold a stream's reads on their way through, between streams:
 // each is 32 KiB, and what is read is copied before the next read (the

@@ -55,6 +55,7 @@ type answer struct {
 	at     time.Time
 	err    error // no answer came: why
 	ctx    error // the request's context's cause, when it had ended
+	broken bool  // err is the client's body breaking off: nothing was sent
 }
 
 // outcome is how a stream ended, as the handler saw it.
@@ -319,6 +320,8 @@ func (j *judging) noAnswer(a answer) {
 		j.fail(rules.Failure{Rule: rules.Interrupted, Text: fmt.Sprintf("the proxy shut down after %s, before the agent answered", took)})
 	case a.ctx != nil:
 		j.run.Cancelled = fmt.Sprintf("the client cancelled after %s, before the agent answered", took)
+	case a.broken:
+		j.run.Cancelled = fmt.Sprintf("the client's request broke off after %s (%v): the agent was sent nothing", took, a.err)
 	default:
 		j.fail(rules.Failure{Rule: rules.Unreachable, Text: fmt.Sprintf("the agent could not be reached: %v; the client got 502", a.err)})
 	}
