@@ -50,7 +50,7 @@ func (p place) String() string { return p.parent + "/" + jsonpatch.EscapeToken(p
 // object checks the members of an object against d. It returns the reason
 // the whole object must go, if it must.
 func (c *checker) object(members []member, d *def, path string) (string, error) {
-	mark, required := len(c.removals), 0 // required: the required members there (names are unique)
+	mark := len(c.removals)
 	for _, m := range members {
 		f, known := d.field(m.name)
 		at := place{path, m.name}
@@ -59,9 +59,6 @@ func (c *checker) object(members []member, d *def, path string) (string, error) 
 				c.removals = append(c.removals, removal{at.String(), fmt.Sprintf("%s has no member %q in AG-UI", d.name, m.name)})
 			}
 			continue
-		}
-		if f.required {
-			required++
 		}
 		gone, err := c.value(m.raw, &f.spec, at)
 		if err != nil {
@@ -76,10 +73,7 @@ func (c *checker) object(members []member, d *def, path string) (string, error) 
 		}
 		c.removals = append(c.removals, removal{at.String(), gone})
 	}
-	if required == d.required() {
-		return "", nil
-	}
-	for i := range d.fields { // which is missing
+	for i := range d.fields {
 		if f := &d.fields[i]; f.required && !slices.ContainsFunc(members, func(m member) bool { return m.name == f.name }) {
 			return "", &malformed{path + "/" + f.name, "is required"}
 		}

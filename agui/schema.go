@@ -57,17 +57,6 @@ type union struct {
 	members map[string]*def
 }
 
-// required is how many of d's fields are required.
-func (d *def) required() int {
-	n := 0
-	for i := range d.fields {
-		if d.fields[i].required {
-			n++
-		}
-	}
-	return n
-}
-
 func (d *def) field(name string) (*field, bool) {
 	for i := range d.fields {
 		if d.fields[i].name == name {
