@@ -49,7 +49,7 @@ type runInput struct {
 // timeout; main's shutdown cuts a read short. The scenario must be
 // one of scripts, and a resume one its script can continue.
 func decodeRunInput(w http.ResponseWriter, rc *http.ResponseController, r *http.Request, timeout time.Duration, scripts *library.Library) (runInput, *Problem) {
-	if !isJSON(r.Header.Get("Content-Type")) {
+	if !isJSON(headerValue(r.Header, "Content-Type")) {
 		return runInput{}, problem(http.StatusUnsupportedMediaType, "unsupported-media-type",
 			"Unsupported media type", "Send the RunAgentInput as Content-Type: application/json.")
 	}
@@ -127,6 +127,9 @@ func isJSON(contentType string) bool {
 // maxID characters. The detail names every id at fault, the field the
 // first.
 func checkIDs(threadID, runID string) *Problem {
+	if plainID(threadID) && plainID(runID) {
+		return nil
+	}
 	var field string
 	var reasons []string
 	for _, id := range [...]struct{ name, value string }{{"threadId", threadID}, {"runId", runID}} {
@@ -150,6 +153,13 @@ func checkIDs(threadID, runID string) *Problem {
 		return nil
 	}
 	return invalid(field, strings.Join(reasons, "; "))
+}
+
+// plainID is an id checkIDs passes, seen without reading it whole: at
+// most maxID bytes (so at most as many characters), its first character
+// one that is not blank.
+func plainID(id string) bool {
+	return id != "" && len(id) <= maxID && id[0] > ' ' && id[0] < utf8.RuneSelf
 }
 
 // blank is white space, and the ASCII separators (U+001C to U+001F) that

@@ -14,10 +14,10 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 	"style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; " +
 	"manifest-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
-var securityHeaders = http.Header{
-	"Content-Security-Policy": {contentSecurityPolicy},
-	"X-Content-Type-Options":  {"nosniff"},
-	"Referrer-Policy":         {"no-referrer"},
+var securityHeaders = []header{
+	{"Content-Security-Policy", []string{contentSecurityPolicy}},
+	{"X-Content-Type-Options", []string{"nosniff"}},
+	{"Referrer-Policy", []string{"no-referrer"}},
 }
 
 // apiSecurityHeaders are the API's. Its answers (streams, problems) are
@@ -25,9 +25,9 @@ var securityHeaders = http.Header{
 // no links to follow a referrer policy has nothing to govern. Each
 // header a stream carries is sorted, cleaned and written per answer;
 // these are a fifth of the pages' bytes.
-var apiSecurityHeaders = http.Header{
-	"Content-Security-Policy": {"default-src 'none'; frame-ancestors 'none'"},
-	"X-Content-Type-Options":  {"nosniff"},
+var apiSecurityHeaders = []header{
+	{"Content-Security-Policy", []string{"default-src 'none'; frame-ancestors 'none'"}},
+	{"X-Content-Type-Options", []string{"nosniff"}},
 }
 
 func withSecurityHeaders(next http.Handler) http.Handler {
@@ -41,13 +41,29 @@ func withSecurityHeaders(next http.Handler) http.Handler {
 	})
 }
 
-// setHeaders sets constant headers, canonical names to one value each.
-// Their slices are shared, not copied as Header.Set copies each value:
-// net/http only reads them, and adding a value to one makes a new slice.
-func setHeaders(h, constant http.Header) {
-	for name, values := range constant {
-		h[name] = values
+// A header is a constant one: its canonical name and its value.
+type header struct {
+	name  string
+	value []string
+}
+
+// setHeaders sets constant headers. Their slices are shared, not copied
+// as Header.Set copies each value: net/http only reads them, and adding a
+// value to one makes a new slice. (A list, not an http.Header: walking a
+// map for every answer cost more than the assignments.)
+func setHeaders(h http.Header, constant []header) {
+	for _, c := range constant {
+		h[c.name] = c.value
 	}
+}
+
+// headerValue is h.Get(name) for a canonical name, without Get's
+// canonicalising the name again on every request.
+func headerValue(h http.Header, name string) string {
+	if v := h[name]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // requestLog is the writer a request is answered through: it remembers

@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-var streamHeaders = http.Header{
-	"Cache-Control":     {"no-cache"},
-	"X-Accel-Buffering": {"no"}, // nginx would buffer the stream otherwise
+var streamHeaders = []header{
+	{"Cache-Control", []string{"no-cache"}},
+	{"X-Accel-Buffering", []string{"no"}}, // nginx would buffer the stream otherwise
 }
 
 // Header values set on every run, shared as setHeaders shares them.
@@ -37,9 +37,10 @@ func handleRun(cfg Config, slots streamSlots) http.Handler {
 			return
 		}
 		frames, id, cannotCarry := framed.forRequest(cfg.Scripts, req)
-		wire, ok := negotiate(r.Header.Get("Accept")).pick(cannotCarry == nil)
+		accept := headerValue(r.Header, "Accept")
+		wire, ok := negotiate(accept).pick(cannotCarry == nil)
 		if !ok {
-			writeProblem(w, notAcceptable(r.Header.Get("Accept"), req.Scenario, cannotCarry))
+			writeProblem(w, notAcceptable(accept, req.Scenario, cannotCarry))
 			return
 		}
 		addLogAttrs(w, slog.String("scenario", req.Scenario),
