@@ -91,7 +91,8 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		}
 	}()
 	pending := 0
-	var scratch []byte // a binary frame's SSE framing, with its ids
+	debug := s.log.Enabled(ctx, slog.LevelDebug) // then each event is logged
+	var scratch []byte                           // a binary frame's SSE framing, with its ids
 	flush := func(last bool) bool {
 		if pending == 0 {
 			return true
@@ -128,7 +129,7 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 			continue // an SSE comment, which the binary transport has no form for
 		}
 		pending++
-		if s.log.Enabled(ctx, slog.LevelDebug) {
+		if debug {
 			s.log.LogAttrs(ctx, slog.LevelDebug, "event", slog.String("runId", s.req.RunID),
 				slog.Int("seq", d.Sent+pending), slog.String("type", f.kind))
 		}
