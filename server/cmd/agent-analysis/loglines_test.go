@@ -142,3 +142,37 @@ func BenchmarkRequestLine(b *testing.B) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// plainText, eight bytes at a time, refuses a text for any byte that is
+// not plain, wherever it stands.
+func TestPlainText(t *testing.T) {
+	for c := range 256 {
+		for at := range 17 {
+			text := []byte("abcdefghijklmnopq")
+			text[at] = byte(c)
+			if got := plainText(string(text)); got != plainByte[c] {
+				t.Errorf("%q: plain %v, want %v", text, got, plainByte[c])
+			}
+		}
+	}
+	if plainText("") {
+		t.Error("the empty text is plain")
+	}
+}
+
+// Lines of one second share its stamp, and each line still has its own
+// fraction and zone.
+func TestLinesOfOneSecond(t *testing.T) {
+	base := time.Date(2026, 12, 7, 1, 2, 3, 0, time.UTC)
+	for _, at := range []time.Time{
+		base, base.Add(1), base.Add(120 * time.Millisecond), base.Add(999999999),
+		base.In(time.FixedZone("", 3600)).Add(5), base.Add(time.Second + 7), base.Add(5),
+		base.AddDate(-2027, 0, 0), base.AddDate(8000, 0, 0), base,
+	} {
+		for _, json := range []bool{true, false} {
+			if ours, std, _ := bothWays(t, json, requestLine(at)); ours != std {
+				t.Errorf("json %v, %v:\n%s\nwant\n%s", json, at, ours, std)
+			}
+		}
+	}
+}
