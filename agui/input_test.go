@@ -3,6 +3,7 @@ package agui
 import (
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -242,6 +243,41 @@ func TestStringOf(t *testing.T) {
 		}
 		if got := stringOf([]byte(raw)); got != want {
 			t.Errorf("stringOf(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// A string the schema names is found by its JSON text and shared, not
+// copied; a text that only resembles one is not found.
+func TestSchemaStringsAreShared(t *testing.T) {
+	held := 0
+	for _, s := range schemaStrings {
+		if s == "" {
+			continue
+		}
+		held++
+		raw := []byte(`"` + s + `"`)
+		if string(quote(s)) != string(raw) {
+			t.Errorf("%q is held, but JSON writes it %s", s, quote(s))
+		}
+		if got, ok := schemaStrings.find(raw); !ok || unsafe.StringData(got) != unsafe.StringData(s) {
+			t.Errorf("%s: found %q %v, not the schema's string", raw, got, ok)
+		}
+		if n := testing.AllocsPerRun(10, func() { stringOf(raw) }); n != 0 {
+			t.Errorf("stringOf(%s) allocates %v times", raw, n)
+		}
+	}
+	for _, s := range []string{"threadId", "forwardedProps", "RUN_STARTED", "STATE_DELTA", "tool-call", "developer", "suspended"} {
+		if _, ok := schemaStrings.find([]byte(`"` + s + `"`)); !ok {
+			t.Errorf("%q is not held", s)
+		}
+	}
+	if held < 100 || held > len(schemaStrings)/2 {
+		t.Errorf("%d schema strings held in %d slots: the table should be between a quarter and half full", held, len(schemaStrings))
+	}
+	for _, raw := range []string{`"threadid"`, `"threadIdx"`, `"threadI"`, `threadId`, `"threadId`, `threadId"`, `"thread\u0049d"`, `""`, `"`, `"x"`} {
+		if got, ok := schemaStrings.find([]byte(raw)); ok {
+			t.Errorf("%s found as %q", raw, got)
 		}
 	}
 }

@@ -174,7 +174,7 @@ func syntaxError(err error) error {
 // stringOf is a JSON string's value, "" for any other value. A string the
 // schema names is shared rather than copied: reading one allocates nothing.
 func stringOf(raw []byte) string {
-	if s, ok := schemaStrings[string(raw)]; ok {
+	if s, ok := schemaStrings.find(raw); ok {
 		return s
 	}
 	if len(raw) == 0 || raw[0] != '"' {

@@ -250,45 +250,41 @@ func init() {
 }
 
 // schemaStrings are the strings the schema names (members, event types,
-// constants, enum values) by their JSON text: reading one of them shares
-// the schema's string (stringOf).
-var schemaStrings map[string]string
+// constants, enum values): reading one of them shares the schema's
+// string (stringOf).
+var schemaStrings interned
 
-func stringsOf(input *def, events map[Type]*def) map[string]string {
-	out := map[string]string{}
-	add := func(s string) { out[string(quote(s))] = s }
-	seen := map[*def]bool{}
-	var ofDef func(d *def)
-	var ofSpec func(s *spec)
-	ofDef = func(d *def) {
-		if seen[d] {
-			return
-		}
-		seen[d] = true
-		for _, f := range d.fields {
-			add(f.name)
-			ofSpec(&f.spec)
-		}
-	}
-	ofSpec = func(s *spec) {
-		for _, v := range s.values {
-			add(v)
-		}
-		if s.def != nil {
-			ofDef(s.def)
-		}
-		if s.union != nil {
-			for _, d := range s.union.members {
-				ofDef(d)
-			}
-		}
-		if s.item != nil {
-			ofSpec(s.item)
-		}
-	}
-	ofDef(input)
+func stringsOf(input *def, events map[Type]*def) interned {
+	out := make(interned, 512)
+	out.holdDef(input)
 	for _, d := range events {
-		ofDef(d)
+		out.holdDef(d)
 	}
 	return out
+}
+
+// holdDef holds the strings d names, and those of the definitions its
+// members hold (none holds itself, at any depth).
+func (t interned) holdDef(d *def) {
+	for _, f := range d.fields {
+		t.hold(f.name)
+		t.holdSpec(&f.spec)
+	}
+}
+
+func (t interned) holdSpec(s *spec) {
+	for _, v := range s.values {
+		t.hold(v)
+	}
+	if s.def != nil {
+		t.holdDef(s.def)
+	}
+	if s.union != nil {
+		for _, d := range s.union.members {
+			t.holdDef(d)
+		}
+	}
+	if s.item != nil {
+		t.holdSpec(s.item)
+	}
 }
