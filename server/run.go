@@ -22,7 +22,7 @@ var (
 // its scenario played as an AG-UI stream, SSE or binary as the request's
 // Accept says (negotiate.go); anything else a Problem.
 func handleRun(cfg Config, slots streamSlots) http.Handler {
-	framed := newTemplates(cfg.Scripts)
+	rs := &runs{cfg: cfg, slots: slots, framed: newTemplates(cfg.Scripts)}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The answer's encoding follows Accept.
 		if h := w.Header(); h["Vary"] == nil {
@@ -36,51 +36,70 @@ func handleRun(cfg Config, slots streamSlots) http.Handler {
 			writeProblem(w, p)
 			return
 		}
-		frames, id, cannotCarry := framed.forRequest(cfg.Scripts, req)
-		accept := headerValue(r.Header, "Accept")
-		wire, ok := negotiate(accept).pick(cannotCarry == nil)
-		if !ok {
-			writeProblem(w, notAcceptable(accept, req.Scenario, cannotCarry))
-			return
-		}
-		addLogAttrs(w, slog.String("scenario", req.Scenario),
-			slog.String("threadId", req.ThreadID), slog.String("runId", req.RunID))
-		if req.Continuation != nil {
-			addLogAttrs(w, slog.String("continuation", req.Continuation.Name))
-		}
-		if len(req.Warnings) > 0 {
-			addLogAttrs(w, slog.Any("inputWarnings", req.Warnings))
-		}
-		if !slots.take() {
-			addLogAttrs(w, slog.String("end", "over-capacity"))
-			w.Header().Set("Retry-After", "5")
-			writeProblem(w, problem(http.StatusServiceUnavailable, "too-many-streams", "Too many streams",
-				fmt.Sprintf("This server plays at most %d streams at once; retry shortly.", cap(slots))))
-			return
-		}
-		defer slots.give()
-
-		setHeaders(w.Header(), streamHeaders)
-		w.Header()["Content-Type"] = contentTypeOf[wire]
-		if wire == binary {
-			addLogAttrs(w, slog.String("encoding", "binary"))
-		}
-		w.Header()["Date"] = dateHeader(time.Now())
-		w.WriteHeader(http.StatusOK)
-		s := stream{
-			w: w, rc: rc, scripts: cfg.Scripts, req: req, frames: frames, ids: id, wire: wire,
-			noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.onDispose, log: cfg.Logger,
-		}
-		// The client must see the stream open at once, and on HTTP/1.1 a
-		// disconnect is only noticed once the response has started. When
-		// the first event is due now, it carries the headers out; else they
-		// go alone. A failed flush shows again on the first event.
-		if s.frames[0].after > 0 && !cfg.NoDelay {
-			_ = rc.Flush()
-		}
-		d := s.play(r.Context())
-		addLogAttrs(w, slog.Int("events", d.Sent), slog.String("end", string(d.End)))
+		rs.serve(w, r, rc, req)
 	})
+}
+
+// runs answers the checked requests of one handleRun.
+type runs struct {
+	cfg    Config
+	slots  streamSlots
+	framed templates
+}
+
+// serve answers a checked request: its scenario's stream, or the problem
+// that stops it. It is a function of its own, not part of handleRun's, so
+// that its frame (the stream, the log's attributes) is not on the stack
+// while the input is read, the deepest a request goes: a request that
+// took a goroutine's stack past 8 KiB grew it again after every
+// collection, which had shrunk it as the connection idled
+// (runtime.newstack, about 1% of a stream's CPU under bench/peer's load).
+func (rs *runs) serve(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, req runInput) {
+	cfg, slots := rs.cfg, rs.slots
+	frames, id, cannotCarry := rs.framed.forRequest(cfg.Scripts, req)
+	accept := headerValue(r.Header, "Accept")
+	wire, ok := negotiate(accept).pick(cannotCarry == nil)
+	if !ok {
+		writeProblem(w, notAcceptable(accept, req.Scenario, cannotCarry))
+		return
+	}
+	addLogAttrs(w, slog.String("scenario", req.Scenario),
+		slog.String("threadId", req.ThreadID), slog.String("runId", req.RunID))
+	if req.Continuation != nil {
+		addLogAttrs(w, slog.String("continuation", req.Continuation.Name))
+	}
+	if len(req.Warnings) > 0 {
+		addLogAttrs(w, slog.Any("inputWarnings", req.Warnings))
+	}
+	if !slots.take() {
+		addLogAttrs(w, slog.String("end", "over-capacity"))
+		w.Header().Set("Retry-After", "5")
+		writeProblem(w, problem(http.StatusServiceUnavailable, "too-many-streams", "Too many streams",
+			fmt.Sprintf("This server plays at most %d streams at once; retry shortly.", cap(slots))))
+		return
+	}
+	defer slots.give()
+
+	setHeaders(w.Header(), streamHeaders)
+	w.Header()["Content-Type"] = contentTypeOf[wire]
+	if wire == binary {
+		addLogAttrs(w, slog.String("encoding", "binary"))
+	}
+	w.Header()["Date"] = dateHeader(time.Now())
+	w.WriteHeader(http.StatusOK)
+	s := stream{
+		w: w, rc: rc, scripts: cfg.Scripts, req: req, frames: frames, ids: id, wire: wire,
+		noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.onDispose, log: cfg.Logger,
+	}
+	// The client must see the stream open at once, and on HTTP/1.1 a
+	// disconnect is only noticed once the response has started. When
+	// the first event is due now, it carries the headers out; else they
+	// go alone. A failed flush shows again on the first event.
+	if s.frames[0].after > 0 && !cfg.NoDelay {
+		_ = rc.Flush()
+	}
+	d := s.play(r.Context())
+	addLogAttrs(w, slog.Int("events", d.Sent), slog.String("end", string(d.End)))
 }
 
 // notAcceptable is the answer to a request whose Accept allows no
