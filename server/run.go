@@ -55,8 +55,7 @@ type runs struct {
 // collection, which had shrunk it as the connection idled
 // (runtime.newstack, about 1% of a stream's CPU under bench/peer's load).
 func (rs *runs) serve(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, req runInput) {
-	cfg, slots := rs.cfg, rs.slots
-	frames, id, cannotCarry := rs.framed.forRequest(cfg.Scripts, req)
+	frames, id, cannotCarry := rs.framed.forRequest(rs.cfg.Scripts, req)
 	accept := headerValue(r.Header, "Accept")
 	wire, ok := negotiate(accept).pick(cannotCarry == nil)
 	if !ok {
@@ -71,14 +70,14 @@ func (rs *runs) serve(w http.ResponseWriter, r *http.Request, rc *http.ResponseC
 	if len(req.Warnings) > 0 {
 		addLogAttrs(w, slog.Any("inputWarnings", req.Warnings))
 	}
-	if !slots.take() {
+	if !rs.slots.take() {
 		addLogAttrs(w, slog.String("end", "over-capacity"))
 		w.Header().Set("Retry-After", "5")
 		writeProblem(w, problem(http.StatusServiceUnavailable, "too-many-streams", "Too many streams",
-			fmt.Sprintf("This server plays at most %d streams at once; retry shortly.", cap(slots))))
+			fmt.Sprintf("This server plays at most %d streams at once; retry shortly.", cap(rs.slots))))
 		return
 	}
-	defer slots.give()
+	defer rs.slots.give()
 
 	setHeaders(w.Header(), streamHeaders)
 	w.Header()["Content-Type"] = contentTypeOf[wire]
@@ -88,14 +87,14 @@ func (rs *runs) serve(w http.ResponseWriter, r *http.Request, rc *http.ResponseC
 	w.Header()["Date"] = dateHeader(time.Now())
 	w.WriteHeader(http.StatusOK)
 	s := stream{
-		w: w, rc: rc, scripts: cfg.Scripts, req: req, frames: frames, ids: id, wire: wire,
-		noDelay: cfg.NoDelay, writeTimeout: cfg.WriteTimeout, onDispose: cfg.onDispose, log: cfg.Logger,
+		w: w, rc: rc, scripts: rs.cfg.Scripts, req: req, frames: frames, ids: id, wire: wire,
+		noDelay: rs.cfg.NoDelay, writeTimeout: rs.cfg.WriteTimeout, onDispose: rs.cfg.onDispose, log: rs.cfg.Logger,
 	}
 	// The client must see the stream open at once, and on HTTP/1.1 a
 	// disconnect is only noticed once the response has started. When
 	// the first event is due now, it carries the headers out; else they
 	// go alone. A failed flush shows again on the first event.
-	if s.frames[0].after > 0 && !cfg.NoDelay {
+	if s.frames[0].after > 0 && !rs.cfg.NoDelay {
 		_ = rc.Flush()
 	}
 	d := s.play(r.Context())
