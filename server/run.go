@@ -31,7 +31,7 @@ func handleRun(cfg Config, slots streamSlots) http.Handler {
 			h["Vary"] = append(h["Vary"], "Accept")
 		}
 		rc := http.NewResponseController(w)
-		req, p := decodeRunInput(w, rc, r, cfg.BodyTimeout, cfg.Scripts)
+		req, p := decodeRunInput(w, rc, r, rs.cfg.BodyTimeout, rs.cfg.Scripts)
 		if p != nil {
 			writeProblem(w, p)
 			return
