@@ -8,7 +8,9 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -53,7 +55,10 @@ func decodeRunInput(w http.ResponseWriter, rc *http.ResponseController, r *http.
 		return runInput{}, problem(http.StatusUnsupportedMediaType, "unsupported-media-type",
 			"Unsupported media type", "Send the RunAgentInput as Content-Type: application/json.")
 	}
-	body, err := readBody(w, rc, r, timeout)
+	buf := bodies.Get().(*[]byte)
+	defer keepBody(buf)
+	body, err := readBody(w, rc, r, timeout, *buf)
+	*buf = body
 	switch {
 	case err == nil: // first: the cases below would allocate their targets for every request
 	case errors.As(err, new(*http.MaxBytesError)):
@@ -186,9 +191,23 @@ func checkVersion(req *runInput) *Problem {
 	return nil
 }
 
-// readBody reads the bounded body under a read deadline. Once the body has
-// been read to its end, net/http clears the deadline for the stream.
-func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Request, timeout time.Duration) ([]byte, error) {
+// bodies keep the buffers request bodies are read into between requests:
+// ReadInput keeps a copy of what it reads, so nothing holds a body's
+// buffer once its input is read.
+var bodies = sync.Pool{New: func() any { return new([]byte) }}
+
+// keepBody gives a body's buffer back to bodies.
+func keepBody(buf *[]byte) {
+	if cap(*buf) <= maxBody+1 {
+		*buf = (*buf)[:0]
+		bodies.Put(buf)
+	}
+}
+
+// readBody reads the bounded body, into b, under a read deadline. Once the
+// body has been read to its end, net/http clears the deadline for the
+// stream.
+func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Request, timeout time.Duration, b []byte) ([]byte, error) {
 	// A server whose ReadTimeout bounds the whole request within timeout
 	// has set a tighter deadline already: another would cost a timer's
 	// move per request, which showed at 128 streams at once.
@@ -211,17 +230,17 @@ func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Reques
 		// ours: net/http reads no byte past it.
 		body = http.MaxBytesReader(w, r.Body, maxBody)
 	}
-	return readAll(body, r.ContentLength)
+	return readAll(body, r.ContentLength, b)
 }
 
-// readAll is io.ReadAll into a buffer of the size the body announces (one
-// more byte, to meet its end), not from 512 bytes up.
-func readAll(body io.Reader, size int64) ([]byte, error) {
+// readAll is io.ReadAll into b, made room in for the size the body
+// announces (one more byte, to meet its end), not from 512 bytes up.
+func readAll(body io.Reader, size int64, b []byte) ([]byte, error) {
 	n := int64(512) // io.ReadAll's start, for a body of unknown length
 	if size >= 0 {
 		n = min(size, maxBody) + 1
 	}
-	b := make([]byte, 0, n)
+	b = slices.Grow(b[:0], int(n))
 	for {
 		n, err := body.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]

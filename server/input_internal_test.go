@@ -3,9 +3,15 @@ package server
 import (
 	"bytes"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
+
+	"github.com/agent-analysis/agent-analysis/server/library"
 )
 
 // readAll reads what io.ReadAll reads, whatever length the body
@@ -18,15 +24,47 @@ func TestReadAllIsIoReadAll(t *testing.T) {
 				"one byte": func() io.Reader { return iotest.OneByteReader(strings.NewReader(body)) },
 				"data+EOF": func() io.Reader { return iotest.DataErrReader(strings.NewReader(body)) },
 			} {
-				got, err := readAll(r(), size)
 				want, _ := io.ReadAll(r())
-				if err != nil || !bytes.Equal(got, want) {
-					t.Errorf("%d bytes announced as %d, %s: %d bytes, %v", len(body), size, name, len(got), err)
+				// Into nothing, and into a kept buffer still holding a body.
+				for _, into := range [][]byte{nil, bytes.Repeat([]byte("z"), 600)} {
+					got, err := readAll(r(), size, into)
+					if err != nil || !bytes.Equal(got, want) {
+						t.Errorf("%d bytes announced as %d, %s, into %d bytes: %d bytes, %v", len(body), size, name, len(into), len(got), err)
+					}
 				}
 			}
 		}
 	}
-	if _, err := readAll(iotest.ErrReader(io.ErrUnexpectedEOF), 10); err != io.ErrUnexpectedEOF {
+	if _, err := readAll(iotest.ErrReader(io.ErrUnexpectedEOF), 10, nil); err != io.ErrUnexpectedEOF {
 		t.Errorf("error %v", err)
+	}
+}
+
+// A body's buffer goes back to be read into again once its input is read:
+// nothing a request was given may still stand in it.
+func TestInputOutlivesItsBuffer(t *testing.T) {
+	scripts := library.BuiltIn()
+	read := func(thread, run, warn string) runInput {
+		body := `{"threadId":"` + thread + `","runId":"` + run + `","protocolVersion":"1.0","state":{},"messages":[],"tools":[],"context":[],"forwardedProps":{"scenario":"normal"}` + warn + `}`
+		r := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		req, p := decodeRunInput(w, http.NewResponseController(w), r, time.Second, scripts)
+		if p != nil {
+			t.Fatalf("refused: %+v", p)
+		}
+		return req
+	}
+	first := read("thread-aaaaaaaa", "run-aaaaaaaa", `,"extraMember":"aaaaaaaa"`)
+	want := runInput{ThreadID: strings.Clone(first.ThreadID), RunID: strings.Clone(first.RunID),
+		Scenario: strings.Clone(first.Scenario), Version: strings.Clone(first.Version)}
+	for _, w := range first.Warnings {
+		want.Warnings = append(want.Warnings, strings.Clone(w))
+	}
+	for range 100 { // the pool may hand out another buffer first
+		read("thread-bbbbbbbb", "run-bbbbbbbb", `,"extraMember":"bbbbbbbb"`)
+	}
+	if !reflect.DeepEqual(first, want) || len(first.Warnings) != 1 {
+		t.Errorf("the first request's input changed under later ones:\n%+v\nnot\n%+v", first, want)
 	}
 }

@@ -87,7 +87,7 @@ func (rs *runs) serve(w http.ResponseWriter, r *http.Request, rc *http.ResponseC
 	w.Header()["Date"] = dateHeader(time.Now())
 	w.WriteHeader(http.StatusOK)
 	s := stream{
-		w: w, rc: rc, scripts: rs.cfg.Scripts, req: req, frames: frames, ids: id, wire: wire,
+		w: w, rc: *rc, scripts: rs.cfg.Scripts, req: req, frames: frames, ids: id, wire: wire,
 		noDelay: rs.cfg.NoDelay, writeTimeout: rs.cfg.WriteTimeout, onDispose: rs.cfg.onDispose, log: rs.cfg.Logger,
 	}
 	// The client must see the stream open at once, and on HTTP/1.1 a

@@ -49,9 +49,11 @@ type Disposal struct {
 }
 
 // stream is one request's playback: it owns the cursor and the timer.
+// It holds its ResponseController by value: a pointer held here would
+// put the controller on the heap for each request.
 type stream struct {
 	w            io.Writer
-	rc           *http.ResponseController
+	rc           http.ResponseController
 	frames       []frame // the script, framed
 	ids          ids     // what goes in the frames' holes
 	wire         wire    // how the frames go out: SSE or binary
