@@ -191,14 +191,19 @@ func checkVersion(req *runInput) *Problem {
 	return nil
 }
 
-// bodies keep the buffers request bodies are read into between requests:
-// ReadInput keeps a copy of what it reads, so nothing holds a body's
-// buffer once its input is read.
+// bodies keep the buffers request bodies are read into between requests.
+// Nothing decodeRunInput returns refers to a body: ReadInput reads a copy
+// of its own, and a runInput holds strings made from that copy.
 var bodies = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxKept bounds a body's buffer kept in bodies. readAll reads at most a
+// byte past maxBody, into a buffer grown by less than double each time,
+// so every buffer it makes is kept.
+const maxKept = 2 * maxBody
 
 // keepBody gives a body's buffer back to bodies.
 func keepBody(buf *[]byte) {
-	if cap(*buf) <= maxBody+1 {
+	if cap(*buf) <= maxKept {
 		*buf = (*buf)[:0]
 		bodies.Put(buf)
 	}
@@ -213,7 +218,7 @@ func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Reques
 	// move per request, which showed at 128 streams at once.
 	if srv, ok := r.Context().Value(http.ServerContextKey).(*http.Server); !ok || srv.ReadTimeout <= 0 || srv.ReadTimeout > timeout {
 		if err := rc.SetReadDeadline(time.Now().Add(timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
-			return nil, err
+			return b[:0], err
 		}
 	}
 	// At shutdown main ends every connection's reads, once it has ended
@@ -233,8 +238,9 @@ func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Reques
 	return readAll(body, r.ContentLength, b)
 }
 
-// readAll is io.ReadAll into b, made room in for the size the body
-// announces (one more byte, to meet its end), not from 512 bytes up.
+// readAll is io.ReadAll reusing b's storage (what b holds is dropped),
+// made room in for the size the body announces (one more byte, to meet
+// its end), not from 512 bytes up.
 func readAll(body io.Reader, size int64, b []byte) ([]byte, error) {
 	n := int64(512) // io.ReadAll's start, for a body of unknown length
 	if size >= 0 {

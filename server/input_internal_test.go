@@ -41,7 +41,8 @@ func TestReadAllIsIoReadAll(t *testing.T) {
 }
 
 // A body's buffer goes back to be read into again once its input is read:
-// nothing a request was given may still stand in it.
+// nothing decodeRunInput returned for one request may stand in it, or the
+// next request's body would change it.
 func TestInputOutlivesItsBuffer(t *testing.T) {
 	scripts := library.BuiltIn()
 	read := func(thread, run, warn string) runInput {
@@ -66,5 +67,24 @@ func TestInputOutlivesItsBuffer(t *testing.T) {
 	}
 	if !reflect.DeepEqual(first, want) || len(first.Warnings) != 1 {
 		t.Errorf("the first request's input changed under later ones:\n%+v\nnot\n%+v", first, want)
+	}
+}
+
+// Every buffer readAll makes for a body within bounds goes back to be
+// read into again: up to the byte past maxBody that http.MaxBytesReader
+// lets through, whether the body announced its length or not.
+func TestBodyBuffersAreKept(t *testing.T) {
+	for _, n := range []int{0, 511, 512, 513, maxBody - 1, maxBody, maxBody + 1} {
+		for _, size := range []int64{-1, int64(n)} {
+			for name, r := range map[string]func() io.Reader{
+				"whole":    func() io.Reader { return bytes.NewReader(make([]byte, n)) },
+				"one byte": func() io.Reader { return iotest.OneByteReader(bytes.NewReader(make([]byte, n))) },
+			} {
+				b, err := readAll(r(), size, nil)
+				if err != nil || len(b) != n || cap(b) > maxKept {
+					t.Errorf("%d bytes announced as %d, %s: %d bytes in a buffer of %d, %v; kept up to %d", n, size, name, len(b), cap(b), err, maxKept)
+				}
+			}
+		}
 	}
 }
