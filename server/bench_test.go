@@ -58,22 +58,13 @@ func BenchmarkNormalStream(b *testing.B) {
 func benchmarkStream(b *testing.B, accept string) {
 	script, _ := fixtures.Lookup("normal")
 	perStream := len(script.Frames)
-	h := server.New(server.Config{NoDelay: true})
-	body := &rewound{}
-	body.Reset(runBody("thread-1", "run-1", "normal"))
-	req, _ := http.NewRequest(http.MethodPost, "/api/agent-analysis", body)
-	req.ContentLength = body.Size() // as a client announces it
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", accept)
-	w := &discardStream{header: http.Header{}}
+	w, play := normalStreams(accept)
 
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	b.ReportAllocs()
 	for b.Loop() {
-		clear(w.header)
-		body.Seek(0, io.SeekStart)
-		h.ServeHTTP(w, req)
+		play()
 	}
 	runtime.ReadMemStats(&after)
 
@@ -85,4 +76,40 @@ func benchmarkStream(b *testing.B, accept string) {
 	b.ReportMetric(n/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/n, "allocs/event")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/n, "B/event")
+}
+
+// normalStreams is a server with delays zeroed and a request for its
+// normal scenario, made once: play serves the request again, to w.
+func normalStreams(accept string) (w *discardStream, play func()) {
+	h := server.New(server.Config{NoDelay: true})
+	body := &rewound{}
+	body.Reset(runBody("thread-1", "run-1", "normal"))
+	req, _ := http.NewRequest(http.MethodPost, "/api/agent-analysis", body)
+	req.ContentLength = body.Size() // as a client announces it
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", accept)
+	w = &discardStream{header: http.Header{}}
+	return w, func() {
+		clear(w.header)
+		body.Seek(0, io.SeekStart)
+		h.ServeHTTP(w, req)
+	}
+}
+
+// A normal stream allocates what its request's input needs, in either
+// encoding: the engine's copy of the body and its list of members, the
+// ids and the scenario's name as strings, the scenario as a JSON value,
+// the ids escaped for the frames. Anything more is made for every
+// request the server plays.
+func TestNormalStreamAllocations(t *testing.T) {
+	for _, accept := range []string{"text/event-stream", "application/vnd.ag-ui.event+proto"} {
+		w, play := normalStreams(accept)
+		play()
+		if w.writes != 1 || w.bytes < 800 {
+			t.Fatalf("%s: %d writes, %d bytes: not a whole normal stream", accept, w.writes, w.bytes)
+		}
+		if n := testing.AllocsPerRun(100, play); n > 8 {
+			t.Errorf("%s: %.0f allocations a stream, want at most 8", accept, n)
+		}
+	}
 }
