@@ -44,8 +44,8 @@ func (*rewound) Close() error { return nil }
 // in-process, in each encoding: one op is one whole request, decoding and
 // validation included. The request is made once and its body rewound, so
 // the allocations counted are the server's, as net/http would hand it the
-// request. Its sub-benchmarks, in one run, put the binary
-// transport's CPU and bytes beside SSE's.
+// request. Its sub-benchmarks, in one run, put the binary transport's CPU
+// and bytes beside SSE's.
 func BenchmarkNormalStream(b *testing.B) {
 	for _, enc := range []struct{ name, accept string }{
 		{"sse", "text/event-stream"},
