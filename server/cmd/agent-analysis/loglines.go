@@ -202,15 +202,16 @@ func plainText(s string) bool {
 // of some byte when a byte of w is below '!', above '~', or one of the
 // three refused.
 func plainWord(w uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	below := (w - ones*'!') &^ w & highs
 	above := (w + ones*(0x7f-'~') | w) & highs
 	return below|above|hasByte(w, '"')|hasByte(w, '\\')|hasByte(w, '=') == 0
 }
 
+// ones has 1 in each byte of a word, highs each byte's high bit.
+const ones, highs = 0x0101010101010101, 0x8080808080808080
+
 // hasByte is not 0 when a byte of w is c.
 func hasByte(w uint64, c byte) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	x := w ^ ones*uint64(c)
 	return (x - ones) &^ x & highs
 }
