@@ -6,6 +6,10 @@
 // read before and after each of its turns.
 // A third server is the floor: net/http alone answering with the same
 // bytes (bench/floor stream), what any Go server pays before its own work.
+// A fourth is the server again at Go's default collector pace (GOGC=100),
+// which weighs the pace agent-analysis serve sets (internal/gcpace) in the
+// same rounds: CPU per stream and peak memory, each setting's. The others
+// run at their own pace whatever GOGC says.
 //
 //	make bench-peer        # or: go run ./bench/peer -streams 20000 (a shorter run)
 //
@@ -20,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/agent-analysis/agent-analysis/bench/internal/load"
+	"github.com/agent-analysis/agent-analysis/internal/gcpace"
 )
 
 func main() {
@@ -52,15 +57,26 @@ func run(streams int) error {
 			return fmt.Errorf("npm ci in bench/peer/node: %w", err)
 		}
 	}
-	goServer, err := load.Start("Go", exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-no-delay", "-log-json", "-web", work), `"url":"http://`, func(line string) string {
-		_, rest, _ := strings.Cut(line, `"url":"`)
-		url, _, _ := strings.Cut(rest, `"`)
-		return strings.TrimSuffix(url, "/agent-analysis")
-	})
+	os.Unsetenv("GOGC") // each server at its own pace; the fourth sets Go's default
+	startGo := func(name string, env ...string) (*load.Process, error) {
+		cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-no-delay", "-log-json", "-web", work)
+		cmd.Env = append(os.Environ(), env...)
+		return load.Start(name, cmd, `"url":"http://`, func(line string) string {
+			_, rest, _ := strings.Cut(line, `"url":"`)
+			url, _, _ := strings.Cut(rest, `"`)
+			return strings.TrimSuffix(url, "/agent-analysis")
+		})
+	}
+	goServer, err := startGo("Go")
 	if err != nil {
 		return err
 	}
 	defer goServer.Stop()
+	goDefault, err := startGo("Go at GOGC=100", "GOGC=100")
+	if err != nil {
+		return err
+	}
+	defer goDefault.Stop()
 	node := exec.Command("node", "server.mjs")
 	node.Dir = "bench/peer/node"
 	nodeServer, err := load.Start("Node", node, "listening ", func(line string) string {
@@ -82,7 +98,7 @@ func run(streams int) error {
 		streams/load.Rounds*load.Rounds, load.Rounds, streams/load.Rounds, load.Turn, strings.TrimSpace(string(version)))
 	fmt.Println("| concurrency | Go CPU/stream | net/http alone CPU/stream | Go/net/http alone | Node CPU/stream | Go/Node CPU | Go streams/s | Node streams/s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
-	servers := []*load.Process{goServer, floor, nodeServer}
+	servers := []*load.Process{goServer, floor, nodeServer, goDefault}
 	paths := make([]load.Path, len(servers))
 	for i, s := range servers {
 		paths[i] = load.Path{URL: s.URL, Procs: []*load.Process{s}}
@@ -92,10 +108,11 @@ func run(streams int) error {
 			return fmt.Errorf("%s: %w", s.Name, err)
 		}
 	}
+	var paces []string // the collector table's rows
 	for _, c := range []int{16, 128} {
-		// Rounds of the three servers' turns (load.Round); ratios within each.
-		var cpus, rates [3][]float64
-		var overFloor, overNode []float64
+		// Rounds of the servers' turns (load.Round); ratios within each.
+		var cpus, rates [4][]float64
+		var overFloor, overNode, overPace []float64
 		for round := range load.Rounds {
 			results, err := load.Round(c, streams/load.Rounds, paths...)
 			if err != nil {
@@ -107,15 +124,22 @@ func run(streams int) error {
 			}
 			overFloor = append(overFloor, cpus[0][round]/cpus[1][round])
 			overNode = append(overNode, cpus[0][round]/cpus[2][round])
+			overPace = append(overPace, cpus[3][round]/cpus[0][round])
 		}
-		var cpu, rate [3]float64
+		var cpu, rate [4]float64
 		for i := range servers {
 			cpu[i], rate[i] = load.Median(cpus[i]), load.Median(rates[i])
 		}
 		fmt.Printf("| %d | %.1f µs | %.1f µs | %s | %.1f µs | %s | %.0f | %.0f |\n",
 			c, cpu[0], cpu[1], load.Spread(overFloor), cpu[2], load.Spread(overNode), rate[0], rate[2])
+		paces = append(paces, fmt.Sprintf("| %d | %.1f µs | %.1f µs | %s |", c, cpu[0], cpu[3], load.Spread(overPace)))
 	}
 	fmt.Println("\ngoals: Go at most 1.3x net/http alone, and at most 0.6x Node, at each concurrency")
+	fmt.Printf("\nThe collector's pace: the same server at Go's default (GOGC=100) against its own (%d), in the same rounds\n\n", gcpace.Percent)
+	fmt.Printf("| concurrency | Go CPU/stream | at GOGC=100 | GOGC=100 against %d |\n|---|---|---|---|\n", gcpace.Percent)
+	for _, row := range paces {
+		fmt.Println(row)
+	}
 	fmt.Println()
 	for _, s := range servers {
 		rss, err := s.PeakRSS()
