@@ -12,10 +12,7 @@
 //	                             both ways by the kernel (splice), no HTTP
 //	                             read at all
 //
-// Each prints "listening on http://ADDR" and serves until interrupted,
-// its collector paced as what it stands beside: stream as agent-analysis
-// serve (internal/gcpace), the proxies at Go's default, as agent-analysis
-// proxy.
+// Each prints "listening on http://ADDR" and serves until interrupted.
 package main
 
 import (
@@ -33,7 +30,6 @@ import (
 	"strings"
 
 	"github.com/agent-analysis/agent-analysis/bench/internal/load"
-	"github.com/agent-analysis/agent-analysis/internal/gcpace"
 )
 
 func main() {
@@ -64,7 +60,6 @@ func main() {
 func serve(kind string, ln net.Listener, from, upstream string) error {
 	switch kind {
 	case "stream":
-		gcpace.Set(os.Getenv) // as agent-analysis serve
 		stream, err := load.Fetch(from)
 		if err != nil {
 			return err
