@@ -12,7 +12,10 @@
 //	                             both ways by the kernel (splice), no HTTP
 //	                             read at all
 //
-// Each prints "listening on http://ADDR" and serves until interrupted.
+// Each prints "listening on http://ADDR" and serves until interrupted,
+// its collector paced as what it stands beside: stream as agent-analysis
+// serve (internal/gcpace), the proxies at Go's default, as agent-analysis
+// proxy.
 package main
 
 import (
@@ -30,6 +33,7 @@ import (
 	"strings"
 
 	"github.com/agent-analysis/agent-analysis/bench/internal/load"
+	"github.com/agent-analysis/agent-analysis/internal/gcpace"
 )
 
 func main() {
@@ -60,6 +64,7 @@ func main() {
 func serve(kind string, ln net.Listener, from, upstream string) error {
 	switch kind {
 	case "stream":
+		gcpace.Set(os.Getenv) // as agent-analysis serve
 		stream, err := load.Fetch(from)
 		if err != nil {
 			return err

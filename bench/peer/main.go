@@ -6,11 +6,10 @@
 // read before and after each of its turns.
 // A third server is the floor: net/http alone answering with the same
 // bytes (bench/floor stream), what any Go server pays before its own work.
-// A fourth is the server again, its collector paced at GOGC=400 (the
-// heap may grow to five times what is live between collections), which
-// weighs the collector's pace in the same rounds: CPU per stream and
-// peak memory, each pace's. The others run at Go's default pace whatever
-// GOGC says.
+// A fourth is the server again at Go's default collector pace (GOGC=100),
+// which weighs the pace agent-analysis serve sets (internal/gcpace) in the
+// same rounds: CPU per stream and peak memory, each setting's. The others
+// run at their own pace whatever GOGC says.
 //
 //	make bench-peer        # or: go run ./bench/peer -streams 20000 (a shorter run)
 //
@@ -25,10 +24,8 @@ import (
 	"strings"
 
 	"github.com/agent-analysis/agent-analysis/bench/internal/load"
+	"github.com/agent-analysis/agent-analysis/internal/gcpace"
 )
-
-// pacedGOGC is the collector's pace the fourth server is weighed at.
-const pacedGOGC = "400"
 
 func main() {
 	streams := flag.Int("streams", 60000, "streams per server at each concurrency, over all rounds")
@@ -60,7 +57,7 @@ func run(streams int) error {
 			return fmt.Errorf("npm ci in bench/peer/node: %w", err)
 		}
 	}
-	os.Unsetenv("GOGC") // Go's default pace for all but the fourth
+	os.Unsetenv("GOGC") // each server at its own pace; the fourth sets Go's default
 	startGo := func(name string, env ...string) (*load.Process, error) {
 		cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-no-delay", "-log-json", "-web", work)
 		cmd.Env = append(os.Environ(), env...)
@@ -75,11 +72,11 @@ func run(streams int) error {
 		return err
 	}
 	defer goServer.Stop()
-	goPaced, err := startGo("Go at GOGC="+pacedGOGC, "GOGC="+pacedGOGC)
+	goDefault, err := startGo("Go at GOGC=100", "GOGC=100")
 	if err != nil {
 		return err
 	}
-	defer goPaced.Stop()
+	defer goDefault.Stop()
 	node := exec.Command("node", "server.mjs")
 	node.Dir = "bench/peer/node"
 	nodeServer, err := load.Start("Node", node, "listening ", func(line string) string {
@@ -101,7 +98,7 @@ func run(streams int) error {
 		streams/load.Rounds*load.Rounds, load.Rounds, streams/load.Rounds, load.Turn, strings.TrimSpace(string(version)))
 	fmt.Println("| concurrency | Go CPU/stream | net/http alone CPU/stream | Go/net/http alone | Node CPU/stream | Go/Node CPU | Go streams/s | Node streams/s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
-	servers := []*load.Process{goServer, floor, nodeServer, goPaced}
+	servers := []*load.Process{goServer, floor, nodeServer, goDefault}
 	paths := make([]load.Path, len(servers))
 	for i, s := range servers {
 		paths[i] = load.Path{URL: s.URL, Procs: []*load.Process{s}}
@@ -138,8 +135,8 @@ func run(streams int) error {
 		paces = append(paces, fmt.Sprintf("| %d | %.1f µs | %.1f µs | %s |", c, cpu[0], cpu[3], load.Spread(overPace)))
 	}
 	fmt.Println("\ngoals: Go at most 1.3x net/http alone, and at most 0.6x Node, at each concurrency")
-	fmt.Printf("\nThe collector's pace: the same server at GOGC=%s against Go's default (100), in the same rounds\n\n", pacedGOGC)
-	fmt.Printf("| concurrency | Go CPU/stream | at GOGC=%s | GOGC=%s against the default |\n|---|---|---|---|\n", pacedGOGC, pacedGOGC)
+	fmt.Printf("\nThe collector's pace: the same server at Go's default (GOGC=100) against its own (%d), in the same rounds\n\n", gcpace.Percent)
+	fmt.Printf("| concurrency | Go CPU/stream | at GOGC=100 | GOGC=100 against %d |\n|---|---|---|---|\n", gcpace.Percent)
 	for _, row := range paces {
 		fmt.Println(row)
 	}

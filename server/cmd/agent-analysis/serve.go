@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/app/catalogue"
+	"github.com/agent-analysis/agent-analysis/internal/gcpace"
 	"github.com/agent-analysis/agent-analysis/server"
 	"github.com/agent-analysis/agent-analysis/server/library"
 )
@@ -73,6 +74,10 @@ func serveFlagSet(set *flag.FlagSet) work {
 
 // serve serves until ctx ends, then shuts down gracefully.
 func serve(ctx context.Context, f serveFlags, stdout io.Writer) error {
+	// The server alone paces its collector: a stream's garbage against a
+	// small live heap (the guide's Memory); check, record, proxy and
+	// inspect run as Go does.
+	gcpace.Set(os.Getenv)
 	scripts, err := library.Load(f.fixtureDirs...)
 	if err != nil {
 		return fmt.Errorf("-fixtures: nothing served:\n%w", err)
