@@ -132,7 +132,8 @@ bench: wasm chromium
 docs-screens: chromium axe
 	E2E_DOCS=1 CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -run '^TestInspectorScreens$$' ./e2e/
 
-## bench-peer: server CPU per stream against the Node + @ag-ui/encoder stack, side by side;
+## bench-peer: server CPU per stream against the Node + @ag-ui/encoder stack, side by side, and
+## at Go's default collector pace against serve's own;
 ## then the server straight and through agent-analysis proxy (needs Node and npm; not part of make test)
 bench-peer:
 	$(GO) run ./bench/peer
