@@ -1,6 +1,6 @@
 // Command peer measures the server's CPU per stream against a Node stack
 // (node:http and @ag-ui/encoder, in bench/peer/node) doing the
-// same work, side by side in one run: both serve the normal scenario with
+// same work, side by side in one run: all serve the normal scenario with
 // delays zeroed on loopback, in turns (load.Round), and each server
 // process's CPU time (user and system, all threads, from its CPU clock) is
 // read before and after each of its turns.
@@ -8,8 +8,9 @@
 // bytes (bench/floor stream), what any Go server pays before its own work.
 // A fourth is the server again at Go's default collector pace (GOGC=100),
 // which weighs the pace agent-analysis serve sets (internal/gcpace) in the
-// same rounds: CPU per stream and peak memory, each setting's. The others
-// run at their own pace whatever GOGC says.
+// same rounds: CPU per stream and peak memory, each pace's. A GOGC set
+// for the run applies to all the others (GOGC=100 puts the server and its
+// floor both at Go's default).
 //
 //	make bench-peer        # or: go run ./bench/peer -streams 20000 (a shorter run)
 //
@@ -21,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 
 	"github.com/agent-analysis/agent-analysis/bench/internal/load"
@@ -57,7 +59,6 @@ func run(streams int) error {
 			return fmt.Errorf("npm ci in bench/peer/node: %w", err)
 		}
 	}
-	os.Unsetenv("GOGC") // each server at its own pace; the fourth sets Go's default
 	startGo := func(name string, env ...string) (*load.Process, error) {
 		cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-no-delay", "-log-json", "-web", work)
 		cmd.Env = append(os.Environ(), env...)
@@ -135,8 +136,12 @@ func run(streams int) error {
 		paces = append(paces, fmt.Sprintf("| %d | %.1f µs | %.1f µs | %s |", c, cpu[0], cpu[3], load.Spread(overPace)))
 	}
 	fmt.Println("\ngoals: Go at most 1.3x net/http alone, and at most 0.6x Node, at each concurrency")
-	fmt.Printf("\nThe collector's pace: the same server at Go's default (GOGC=100) against its own (%d), in the same rounds\n\n", gcpace.Percent)
-	fmt.Printf("| concurrency | Go CPU/stream | at GOGC=100 | GOGC=100 against %d |\n|---|---|---|---|\n", gcpace.Percent)
+	pace := os.Getenv("GOGC") // the server's, as gcpace.Set reads it
+	if pace == "" {
+		pace = strconv.Itoa(gcpace.Percent)
+	}
+	fmt.Printf("\nThe collector's pace: the same server at Go's default (GOGC=100) against its own (%s), in the same rounds\n\n", pace)
+	fmt.Printf("| concurrency | Go CPU/stream | at GOGC=100 | GOGC=100 against %s |\n|---|---|---|---|\n", pace)
 	for _, row := range paces {
 		fmt.Println(row)
 	}
