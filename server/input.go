@@ -10,7 +10,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -55,10 +54,9 @@ func decodeRunInput(w http.ResponseWriter, rc *http.ResponseController, r *http.
 		return runInput{}, problem(http.StatusUnsupportedMediaType, "unsupported-media-type",
 			"Unsupported media type", "Send the RunAgentInput as Content-Type: application/json.")
 	}
-	buf := bodies.Get().(*[]byte)
-	defer keepBody(buf)
+	buf := bodies.get()
 	body, err := readBody(w, rc, r, timeout, *buf)
-	*buf = body
+	defer bodies.put(buf, body)
 	switch {
 	case err == nil: // first: the cases below would allocate their targets for every request
 	case errors.As(err, new(*http.MaxBytesError)):
@@ -194,20 +192,12 @@ func checkVersion(req *runInput) *Problem {
 // bodies keep the buffers request bodies are read into between requests.
 // Nothing decodeRunInput returns refers to a body: ReadInput reads a copy
 // of its own, and a runInput holds strings made from that copy.
-var bodies = sync.Pool{New: func() any { return new([]byte) }}
+var bodies = bufferPool{most: maxKept}
 
 // maxKept bounds a body's buffer kept in bodies. readAll reads at most a
 // byte past maxBody, into a buffer grown by less than double each time,
 // so every buffer it makes is kept.
 const maxKept = 2 * maxBody
-
-// keepBody gives a body's buffer back to bodies.
-func keepBody(buf *[]byte) {
-	if cap(*buf) <= maxKept {
-		*buf = (*buf)[:0]
-		bodies.Put(buf)
-	}
-}
 
 // readBody reads the bounded body, into b, under a read deadline. Once the
 // body has been read to its end, net/http clears the deadline for the

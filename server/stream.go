@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/agui/proto"
@@ -84,14 +83,9 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 		}
 	}()
 
-	buf := buffers.Get().(*[]byte)
-	due := slices.Grow((*buf)[:0], s.size()) // frames due now, not yet written
-	defer func() {
-		if cap(due) <= maxPooled {
-			*buf = due[:0]
-			buffers.Put(buf)
-		}
-	}()
+	buf := buffers.get()
+	due := slices.Grow(*buf, s.size()) // frames due now, not yet written
+	defer func() { buffers.put(buf, due) }()
 	pending := 0
 	debug := s.log.Enabled(ctx, slog.LevelDebug) // then each event is logged
 	var scratch []byte                           // a binary frame's SSE framing, with its ids
@@ -192,12 +186,10 @@ func (s *stream) scriptFrames() []script.Frame {
 	return sc.ForRequest(s.req.ThreadID, s.req.RunID)
 }
 
-// buffers keep the frames due between streams: every stream needs one
-// (a normal stream's is 1 KB), and net/http copies what is written.
-var buffers = sync.Pool{New: func() any { return new([]byte) }}
-
-// maxPooled bounds a buffer kept for the next stream.
-const maxPooled = 64 << 10
+// buffers keep the frames due between streams, up to 64 KiB each: every
+// stream needs one (a normal stream's is 1 KB), and net/http copies what
+// is written.
+var buffers = bufferPool{most: 64 << 10}
 
 // size is the whole stream's length in bytes.
 func (s *stream) size() int {
