@@ -28,6 +28,12 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	if _, ok := out.Header["User-Agent"]; !ok {
 		out.Header.Set("User-Agent", "") // the client's absence of one, not Go's
 	}
+	if u := p.upstream.User; u != nil && r.Header.Get("Authorization") == "" {
+		// As http.Client sends a URL's user info (check -url's): the
+		// transport alone would drop it.
+		password, _ := u.Password()
+		out.SetBasicAuth(u.Username(), password)
+	}
 	var j *judging
 	if r.Method == http.MethodPost {
 		j = p.startJudging(r, start)
@@ -52,9 +58,19 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	}
 	out.Body = body
 	resp, err := p.transport.RoundTrip(out)
+	if err == nil && resp.StatusCode < 100 {
+		// Go's client reads any three digits as a status; a server can
+		// send on only 100 to 999.
+		resp.Body.Close()
+		err = fmt.Errorf("%w %03d, which HTTP does not have", errNoStatus, resp.StatusCode)
+	}
 	if err != nil {
 		if r.Context().Err() == nil {
-			writeProblem(w, p.cfg.WriteTimeout, http.StatusBadGateway, "Bad Gateway", "the agent could not be reached: "+err.Error())
+			detail := "the agent could not be reached: " + err.Error()
+			if errors.Is(err, errNoStatus) {
+				detail = err.Error()
+			}
+			writeProblem(w, p.cfg.WriteTimeout, http.StatusBadGateway, "Bad Gateway", detail)
 		}
 		j.answered(answer{err: err, ctx: ctxCause(r), at: time.Now()})
 		j.ended(outcome{read: err, at: time.Now()})
@@ -106,6 +122,11 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 	}
+	if o.write == nil {
+		// The chunked body's end is written after the handler returns,
+		// maybe long after the last write: it gets a deadline of its own.
+		setWriteDeadline(w, p.cfg.WriteTimeout)
+	}
 	o.at = time.Now()
 	o.longestGap = max(o.longestGap, o.at.Sub(o.lastArrival))
 	if o.write != nil || !errors.Is(o.read, io.EOF) {
@@ -147,6 +168,10 @@ func readAhead(body io.ReadCloser, length int64) (io.ReadCloser, error) {
 		}
 	}
 }
+
+// errNoStatus begins the error of an answer whose status HTTP does not
+// have: the client gets 502, as for an agent that could not be reached.
+var errNoStatus = errors.New("the agent answered status")
 
 // maxReadAhead bounds the body readAhead holds: a RunAgentInput some turns
 // into a chat is a few kilobytes.

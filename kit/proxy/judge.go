@@ -322,6 +322,8 @@ func (j *judging) noAnswer(a answer) {
 		j.run.Cancelled = fmt.Sprintf("the client cancelled after %s, before the agent answered", took)
 	case a.broken:
 		j.run.Cancelled = fmt.Sprintf("the client's request broke off after %s (%v): the agent was sent nothing", took, a.err)
+	case errors.Is(a.err, errNoStatus):
+		j.fail(rules.Failure{Rule: rules.HTTPStatus, Text: a.err.Error() + "; the client got 502"})
 	default:
 		j.fail(rules.Failure{Rule: rules.Unreachable, Text: fmt.Sprintf("the agent could not be reached: %v; the client got 502", a.err)})
 	}
@@ -406,6 +408,12 @@ func (j *judging) readStream(body io.Reader, watch func(io.Reader, *agui.Consume
 	case o.write != nil && errors.Is(o.write, os.ErrDeadlineExceeded):
 		j.fail(rules.Failure{Rule: rules.Stalled, Text: fmt.Sprintf("the client read nothing for %s: dropped after %d events, the agent's request cancelled", j.p.cfg.WriteTimeout, j.run.Events)})
 		return
+	case o.write == nil && o.ctx != nil && !errors.Is(o.ctx, ErrShutdown) && j.allEnded(w):
+		// The client left with every byte passed and every run ended, as
+		// one that closes on RUN_FINISHED does while the agent holds the
+		// stream open: it cancelled nothing, and the stream was judged
+		// whole (an interrupt it ended on is remembered for the resume).
+		j.whole = true
 	case o.write != nil || (o.ctx != nil && !errors.Is(o.ctx, ErrShutdown)):
 		j.run.Cancelled = fmt.Sprintf("the client cancelled after %d events, as a user pressing Stop does: the agent's request was cancelled too", j.run.Events)
 		return
@@ -433,6 +441,13 @@ func (j *judging) readStream(body io.Reader, watch func(io.Reader, *agui.Consume
 	default:
 		j.fail(rules.Failure{Rule: rules.StreamBroken, Text: fmt.Sprintf("the connection broke after every run ended: %v", o.read)})
 	}
+}
+
+// allEnded says whether the stream had begun a run, ended every run it
+// began, broken no rule and left no event half sent when its reading
+// stopped.
+func (j *judging) allEnded(w agent.Watched) bool {
+	return j.violation == nil && w.ActiveRun == "" && w.Cut == nil && w.Truncated == "" && len(j.consumer.Runs()) > 0
 }
 
 // frame notes one frame, and keeps it for the log while a script may

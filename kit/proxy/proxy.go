@@ -32,8 +32,11 @@
 // path joined with the request's: a request for "/" goes to the
 // upstream's own path, one for "/x" to the upstream's path + "/x"; the
 // query is the upstream's, then the request's. The scheme and host are
-// always the upstream's. Redirects are passed to the client, not followed;
-// an upstream that cannot be reached is a 502 problem+json from the proxy;
+// always the upstream's; the upstream URL's user info, if it has any, goes
+// as Basic auth on a request without an Authorization of its own, as
+// http.Client sends it. Redirects are passed to the client, not followed;
+// an upstream that cannot be reached, or answers a status below 100, is a
+// 502 problem+json from the proxy;
 // an upstream that breaks mid-stream breaks the client's stream too. No
 // header, query or body is ever logged: a run is reported by its thread
 // and run ids and its path.
@@ -53,6 +56,8 @@ import (
 	"time"
 
 	"github.com/rs/cors"
+
+	"github.com/agent-analysis/agent-analysis/kit/agent"
 )
 
 // Config is what a proxy is started with.
@@ -128,7 +133,7 @@ type Proxy struct {
 func New(cfg Config) (*Proxy, error) {
 	u, err := url.Parse(cfg.Upstream)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" {
-		return nil, fmt.Errorf("the upstream %q is not an http:// or https:// URL", cfg.Upstream)
+		return nil, fmt.Errorf("the upstream %q is not an http:// or https:// URL", agent.RedactURL(cfg.Upstream))
 	}
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = 10 * time.Second
