@@ -30,6 +30,9 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"check", filepath.Join(dir, "missing.json")}, 2, "agent-analysis check: " + filepath.Join(dir, "missing.json") + ": no such file or directory (see agent-analysis check -h)\n"},
 		{[]string{"check", valid, filepath.Join(dir, "missing.json")}, 2, "no such file or directory"},
 		{[]string{"check", "-url", "localhost:8080"}, 2, `agent-analysis check: -url: "localhost:8080" is not an http:// or https:// URL (see agent-analysis check -h)`},
+		// A mistyped URL is shown without its secrets, as reports show one.
+		{[]string{"check", "-url", "localhost:8080/agui?api_key=SECRET"}, 2, `agent-analysis check: -url: "localhost:8080/agui" is not an http:// or https:// URL (see agent-analysis check -h)` + "\n"},
+		{[]string{"proxy", "-upstream", "ftp://user:SECRET@host/agui?key=SECRET"}, 2, `agent-analysis proxy: -upstream: the upstream "ftp://host/agui" is not an http:// or https:// URL (see agent-analysis proxy -h)` + "\n"},
 		{[]string{"check", "-url", "http://x", "-input", filepath.Join(dir, "missing.json")}, 2, "no such file or directory"},
 		{[]string{"check", "-url", "http://x", "-answer", "approved"}, 2, `agent-analysis check: invalid value "approved" for flag -answer: it is approve, reject, cancel, or a JSON file of resume entries, and no such file exists (see agent-analysis check -h)` + "\n"},
 		{[]string{"check", "-answer", "approve", valid}, 2, "agent-analysis check: -answer goes with -url (see agent-analysis check -h)\n"},

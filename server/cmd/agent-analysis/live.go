@@ -149,7 +149,7 @@ type liveRun struct {
 func (l *liveFlags) runs(name string) ([]liveRun, error) {
 	u, err := url.Parse(l.url)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("-url: %q is not an http:// or https:// URL", l.url)
+		return nil, fmt.Errorf("-url: %q is not an http:// or https:// URL", agent.RedactURL(l.url))
 	}
 	if l.timeout <= 0 {
 		return nil, fmt.Errorf("-timeout must be positive, got %s", l.timeout)
