@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"github.com/agent-analysis/agent-analysis/fixtures"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 	"github.com/agent-analysis/agent-analysis/server"
+	"github.com/agent-analysis/agent-analysis/server/library"
 )
 
 // disposals records what a server's disposal hook is told.
@@ -267,6 +270,63 @@ func TestABinaryStreamDisposesAsSSEDoes(t *testing.T) {
 			if _, after := rec.snapshot(); after != body || len(obs.list()) != 1 {
 				t.Errorf("written or disposed after disposal")
 			}
+		})
+	}
+}
+
+// A binary stream writes no comments, so a cut one is closed from the
+// script's frames it passed, not from as many frames as it wrote: a
+// comment before the cut neither leaves a closed message open (which
+// would close the run with RUN_ERROR) nor reopens a finished run (which
+// would finish it twice).
+func TestABinaryStreamCutAfterCommentsClosesWhatIsOpen(t *testing.T) {
+	const run = `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`
+	const finished = `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`
+	for _, tt := range []struct {
+		name, stream string
+		closing      string // the event that closes the cut stream, "" for none
+	}{
+		{"messages-closed", `[{"event":` + run + `},{"comment":"ka"},{"event":{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}},{"event":{"type":"TEXT_MESSAGE_END","messageId":"m"}},{"afterMs":60000,"event":` + finished + `}]`, "RUN_FINISHED"},
+		{"run-finished", `[{"event":` + run + `},{"comment":"ka"},{"event":` + finished + `},{"afterMs":60000,"comment":"late"}]`, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "cut.json"), []byte(tt.stream), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			lib, err := library.Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			synctest.Test(t, func(t *testing.T) {
+				ctx, cancel := context.WithCancelCause(t.Context())
+				defer cancel(nil)
+				var obs disposals
+				handler := server.New(server.WithDisposals(server.Config{Scripts: lib}, obs.record))
+				req := httptest.NewRequestWithContext(ctx, "POST", "/api/agent-analysis", strings.NewReader(runBody("t", "r", "cut")))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/vnd.ag-ui.event+proto")
+				rec, done := newStreamRecorder(), make(chan struct{})
+				go func() {
+					defer close(done)
+					handler.ServeHTTP(rec, req)
+				}()
+				synctest.Wait() // at the wait
+				cancel(server.ErrShutdown)
+				<-done
+				got := obs.list()
+				if len(got) != 1 || got[0].End != server.EndShutdown {
+					t.Fatalf("disposals %+v", got)
+				}
+				_, body := rec.snapshot()
+				events := readBinary(t, []byte(body))
+				if got[0].Closing != tt.closing {
+					t.Errorf("closed with %q, want %q: %q", got[0].Closing, tt.closing, events)
+				}
+				if tt.closing != "" && !strings.Contains(string(events[len(events)-1]), `"cancelled"`) {
+					t.Errorf("the closing event: %s", events[len(events)-1])
+				}
+			})
 		})
 	}
 }

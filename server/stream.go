@@ -84,9 +84,13 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 	}()
 
 	buf := buffers.get()
-	due := slices.Grow(*buf, s.size()) // frames due now, not yet written
+	due := slices.Grow(*buf, s.burst()) // frames due now, not yet written
 	defer func() { buffers.put(buf, due) }()
-	pending := 0
+	// pending counts the frames in due; the script's frames up to the
+	// last one in due are upTo, and up to the last one written passed:
+	// the binary transport writes no comments, so d.Sent alone does not
+	// say where in the script a cut stream stopped.
+	pending, upTo, passed := 0, 0, 0
 	debug := s.log.Enabled(ctx, slog.LevelDebug) // then each event is logged
 	var scratch []byte                           // a binary frame's SSE framing, with its ids
 	flush := func(last bool) bool {
@@ -98,7 +102,7 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 			return false
 		}
 		d.Sent += pending
-		due, pending = due[:0], 0
+		due, pending, passed = due[:0], 0, upTo
 		return true
 	}
 	for i := range s.frames {
@@ -114,17 +118,17 @@ func (s *stream) play(ctx context.Context) (d Disposal) {
 			}
 			select {
 			case <-ctx.Done():
-				return s.stop(ctx, d)
+				return s.stop(ctx, d, passed)
 			case <-timer.C:
 			}
 		} else if ctx.Err() != nil {
-			return s.stop(ctx, d)
+			return s.stop(ctx, d, passed)
 		}
 		var wrote bool
 		if due, wrote = s.appendFrame(due, f, &scratch); !wrote {
 			continue // an SSE comment, which the binary transport has no form for
 		}
-		pending++
+		pending, upTo = pending+1, i+1
 		if debug {
 			s.log.LogAttrs(ctx, slog.LevelDebug, "event", slog.String("runId", s.req.RunID),
 				slog.Int("seq", d.Sent+pending), slog.String("type", f.kind))
@@ -145,15 +149,16 @@ func (s *stream) appendFrame(b []byte, f *frame, scratch *[]byte) ([]byte, bool)
 	return f.appendTo(b, s.ids), true
 }
 
-// stop ends a stream before its script did. At shutdown the run it was
-// playing is closed (closingEvent), if the connection still takes a write
-// within a second; a client that went away gets nothing more.
-func (s *stream) stop(ctx context.Context, d Disposal) Disposal {
+// stop ends a stream before its script did, passed of the script's frames
+// written or skipped. At shutdown the run it was playing is closed
+// (closingEvent), if the connection still takes a write within a second;
+// a client that went away gets nothing more.
+func (s *stream) stop(ctx context.Context, d Disposal, passed int) Disposal {
 	d.End = ended(ctx)
 	if d.End != EndShutdown {
 		return d
 	}
-	event := closingEvent(s.scriptFrames()[:d.Sent])
+	event := closingEvent(s.scriptFrames()[:passed])
 	if event == nil {
 		return d
 	}
@@ -191,10 +196,15 @@ func (s *stream) scriptFrames() []script.Frame {
 // is written.
 var buffers = bufferPool{most: 64 << 10}
 
-// size is the whole stream's length in bytes.
-func (s *stream) size() int {
-	n := 0
+// burst is the most bytes of frames due at one moment (with delays
+// zeroed, the whole stream's): what the stream's buffer must hold. A
+// stream waiting before a large event does not hold its room meanwhile.
+func (s *stream) burst() int {
+	most, n := 0, 0
 	for _, f := range s.frames {
+		if f.after > 0 && !s.noDelay {
+			n = 0
+		}
 		n += len(f.text)
 		for _, h := range f.holes {
 			if h.run {
@@ -203,8 +213,9 @@ func (s *stream) size() int {
 				n += len(s.ids.thread)
 			}
 		}
+		most = max(most, n)
 	}
-	return n
+	return most
 }
 
 // write sends frames in one write, flushed if asked. Streams have no
