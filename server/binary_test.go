@@ -23,7 +23,9 @@ func postAccepting(h http.Handler, body, accept string) *httptest.ResponseRecord
 	req := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	if accept != "" {
-		req.Header.Set("Accept", accept)
+		for line := range strings.SplitSeq(accept, "\n") { // a field line each
+			req.Header.Add("Accept", line)
+		}
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
@@ -127,6 +129,9 @@ func TestAcceptNegotiation(t *testing.T) {
 		"text/event-stream, " + protoType:       "text/event-stream",
 		protoType + ", text/event-stream":       protoType,
 		"text/event-stream;q=0.2, " + protoType: protoType,
+		// Field lines of a list are one list (RFC 9110, 5.3).
+		"application/json\ntext/event-stream":   "text/event-stream",
+		"text/event-stream;q=0.2\n" + protoType: protoType,
 	} {
 		rec := postAccepting(h, body, accept)
 		got := rec.Header().Get("Content-Type")

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/http"
 	"strconv"
 	"strings"
 
@@ -99,7 +100,7 @@ func mediaRange(r string) (typ string, q float64, ok bool) {
 			continue
 		}
 		v, err := strconv.ParseFloat(strings.Trim(strings.TrimSpace(value), `"`), 64)
-		if err != nil || v < 0 || v > 1 {
+		if err != nil || !(v >= 0 && v <= 1) { // NaN too, which ParseFloat reads
 			return "", 0, false
 		}
 		q = v
@@ -120,4 +121,13 @@ func specificity(rng, typ string) int {
 		return 0
 	}
 	return -1
+}
+
+// acceptOf is a request's Accept, its field lines one list, as RFC 9110
+// (5.3) has a list field's lines read.
+func acceptOf(h http.Header) string {
+	if lines := h["Accept"]; len(lines) > 1 {
+		return strings.Join(lines, ", ")
+	}
+	return headerValue(h, "Accept")
 }

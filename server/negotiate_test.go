@@ -31,7 +31,9 @@ func TestNegotiate(t *testing.T) {
 		{"application/vnd.ag-ui.event+proto;q=0, */*", true, sse, true},
 		{"application/vnd.ag-ui.event+proto", false, sse, false}, // a script binary cannot carry
 		{"application/vnd.ag-ui.event+proto, text/event-stream;q=0.1", false, sse, true},
-		{"text/event-stream;q=nope", true, sse, false}, // a range that is not one counts for nothing
+		{"text/event-stream;q=nope", true, sse, false},    // a range that is not one counts for nothing
+		{"text/event-stream;q=nan, */*", true, sse, true}, // NaN is no q-value: the range counts for nothing
+		{"application/vnd.ag-ui.event+proto;q=NaN, text/event-stream;q=0.1", true, sse, true},
 		{"garbage", true, sse, false},
 		{"text/event-stream; charset=utf-8; q=0.8", true, sse, true},
 		{`application/vnd.ag-ui.event+proto;q="0.9"`, true, binary, true},

@@ -56,7 +56,7 @@ type runs struct {
 // (runtime.newstack, about 1% of a stream's CPU under bench/peer's load).
 func (rs *runs) serve(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, req runInput) {
 	frames, id, cannotCarry := rs.framed.forRequest(rs.cfg.Scripts, req)
-	accept := headerValue(r.Header, "Accept")
+	accept := acceptOf(r.Header)
 	wire, ok := negotiate(accept).pick(cannotCarry == nil)
 	if !ok {
 		writeProblem(w, notAcceptable(accept, req.Scenario, cannotCarry))
