@@ -3,6 +3,7 @@ package server_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,13 +46,19 @@ func TestCORS(t *testing.T) {
 		!strings.Contains(strings.ToLower(rec.Header().Get("Access-Control-Allow-Headers")), "content-type") {
 		t.Errorf("preflight from the allowed origin: %d %v", rec.Code, rec.Header())
 	}
-	if rec := serve(h, preflight(foreign)); rec.Header().Get("Access-Control-Allow-Origin") != "" || !namesTheFlag(rec, foreign) {
+	if rec := serve(h, preflight(foreign)); rec.Header().Get("Access-Control-Allow-Origin") != "" || !namesTheFlag(rec, foreign) ||
+		!slices.Contains(rec.Header().Values("Vary"), "Accept") {
 		t.Errorf("preflight from a foreign origin: %d %v %s", rec.Code, rec.Header(), rec.Body)
 	}
 
 	rec = serve(h, apiRequest(http.MethodPost, allowed, "application/json", body))
-	if rec.Code != 200 || rec.Header().Get("Access-Control-Allow-Origin") != allowed || !strings.Contains(rec.Body.String(), "RUN_FINISHED") {
+	if rec.Code != 200 || rec.Header().Get("Access-Control-Allow-Origin") != allowed || !strings.Contains(rec.Body.String(), "RUN_FINISHED") ||
+		!slices.Equal(rec.Header().Values("Vary"), []string{"Accept", "Origin"}) {
 		t.Errorf("stream for the allowed origin: %d %v", rec.Code, rec.Header())
+	}
+	// A page of another origin reads Retry-After, as the 503 asks it to.
+	if exposed := rec.Header().Get("Access-Control-Expose-Headers"); exposed != "Retry-After" {
+		t.Errorf("Access-Control-Expose-Headers %q", exposed)
 	}
 	if rec := serve(h, apiRequest(http.MethodPost, foreign, "application/json", body)); rec.Header().Get("Access-Control-Allow-Origin") != "" {
 		t.Errorf("a foreign origin may read the stream: %v", rec.Header())
@@ -70,7 +77,8 @@ func TestCORS(t *testing.T) {
 	// The default is same origin only: no CORS headers, and a preflight
 	// refused with the flag that would allow it.
 	same := server.New(server.Config{NoDelay: true})
-	if rec := serve(same, preflight(allowed)); rec.Header().Get("Access-Control-Allow-Origin") != "" || !namesTheFlag(rec, allowed) {
+	if rec := serve(same, preflight(allowed)); rec.Header().Get("Access-Control-Allow-Origin") != "" || !namesTheFlag(rec, allowed) ||
+		!slices.Contains(rec.Header().Values("Vary"), "Accept") {
 		t.Errorf("default preflight: %d %v %s", rec.Code, rec.Header(), rec.Body)
 	}
 	if rec := serve(same, apiRequest(http.MethodPost, allowed, "application/json", body)); rec.Header().Get("Access-Control-Allow-Origin") != "" {

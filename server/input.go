@@ -213,8 +213,9 @@ func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Reques
 	}
 	// At shutdown main ends every connection's reads, once it has ended
 	// the request contexts. net/http may have set this request's deadline
-	// after that cut: then it is cut again here, and what has arrived of
-	// the body is still read.
+	// after that cut: then it is cut again here. Only what net/http has
+	// read ahead of the handler is still read: a read past its deadline
+	// fails before it asks the socket, whatever has arrived there.
 	if r.Context().Err() != nil {
 		rc.SetReadDeadline(time.Now())
 	}

@@ -53,6 +53,7 @@ func withCORS(origins []string) func(http.Handler) http.Handler {
 		AllowedOrigins: origins,
 		AllowedMethods: []string{http.MethodPost},
 		AllowedHeaders: []string{"Content-Type", "Accept"},
+		ExposedHeaders: []string{"Retry-After"}, // the 503's: when to try again
 		MaxAge:         600,
 	})
 	return func(next http.Handler) http.Handler {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,6 +69,9 @@ func TestBadRequestsGetProblemsAndNoStream(t *testing.T) {
 			}
 			if ct := rec.Header().Get("Content-Type"); ct != "application/problem+json" {
 				t.Errorf("Content-Type %q", ct)
+			}
+			if vary := rec.Header().Values("Vary"); !slices.Contains(vary, "Accept") {
+				t.Errorf("Vary %q: every answer of the API varies by Accept", vary)
 			}
 			if tt.status == 405 && rec.Header().Get("Allow") != "POST" {
 				t.Errorf("Allow %q, want POST", rec.Header().Get("Allow"))

@@ -9,7 +9,8 @@ import (
 // routes is the server's whole surface, in one place.
 func routes(cfg Config) http.Handler {
 	wasm := loadWasm(cfg.WebDir, cfg.Logger)
-	api := withCORS(cfg.CORSOrigins)
+	cors := withCORS(cfg.CORSOrigins)
+	api := func(h http.Handler) http.Handler { return withVaryAccept(cors(h)) }
 	progress := withProgressDeadline(cfg.ProgressTimeout)
 	run := api(handleRun(cfg, newStreamSlots(cfg.MaxStreams)))
 

@@ -24,12 +24,6 @@ var (
 func handleRun(cfg Config, slots streamSlots) http.Handler {
 	rs := &runs{cfg: cfg, slots: slots, framed: newTemplates(cfg.Scripts)}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// The answer's encoding follows Accept.
-		if h := w.Header(); h["Vary"] == nil {
-			h["Vary"] = varyAccept
-		} else {
-			h["Vary"] = append(h["Vary"], "Accept")
-		}
 		rc := http.NewResponseController(w)
 		req, p := decodeRunInput(w, rc, r, rs.cfg.BodyTimeout, rs.cfg.Scripts)
 		if p != nil {
@@ -37,6 +31,20 @@ func handleRun(cfg Config, slots streamSlots) http.Handler {
 			return
 		}
 		rs.serve(w, r, rc, req)
+	})
+}
+
+// withVaryAccept says on every answer of the API, problems and CORS's
+// answers too, that it varies by Accept, which chooses a stream's
+// encoding: a cache keeps an SSE answer from a client asking for binary.
+func withVaryAccept(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h := w.Header(); h["Vary"] == nil {
+			h["Vary"] = varyAccept
+		} else {
+			h["Vary"] = append(h["Vary"], "Accept")
+		}
+		next.ServeHTTP(w, r)
 	})
 }
 
