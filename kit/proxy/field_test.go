@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-analysis/agent-analysis/kit/proxy"
 	"github.com/agent-analysis/agent-analysis/kit/rules"
@@ -77,28 +76,6 @@ func readThrough(t *testing.T, body io.Reader, marker string) {
 		if seen && line == "\n" {
 			return
 		}
-	}
-}
-
-// An agent that goes quiet for longer than -write-timeout after its last
-// event, and then ends the stream, ends the client's whole: the end of the
-// chunked body gets a deadline of its own, not the last event's.
-func TestQuietBeforeTheEnd(t *testing.T) {
-	const quiet = 500 * time.Millisecond
-	stream := started + "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n"
-	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
-		sse(w)
-		io.WriteString(w, stream)
-		http.NewResponseController(w).Flush()
-		time.Sleep(3 * quiet) // after the proxy has passed every byte: its last deadline has gone by
-	})
-	th := start(t, proxy.Config{Upstream: up, WriteTimeout: quiet})
-	resp, got := post(t, client(t), th.url, input)
-	if resp.StatusCode != 200 || string(got) != stream {
-		t.Errorf("%d %q", resp.StatusCode, got)
-	}
-	if run := th.next(t); !run.OK() {
-		t.Errorf("%v", run.Lines(true))
 	}
 }
 

@@ -135,3 +135,31 @@ func TestStalledClientIsDroppedOnTime(t *testing.T) {
 		}
 	})
 }
+
+// An agent that goes quiet for longer than -write-timeout after its last
+// event, and then ends the stream, ends the client's whole: the end of the
+// chunked body gets a deadline of its own, not the last event's.
+func TestQuietBeforeTheEnd(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		stream := started + "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n"
+		c, runs := inBubble(t, func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			sse(w)
+			io.WriteString(w, stream)
+			w.(http.Flusher).Flush()
+			time.Sleep(time.Minute) // the proxy's last deadline goes by
+		}, proxy.Config{WriteTimeout: 10 * time.Second})
+		resp, err := c.Post("http://proxy.test/", "application/json", bytes.NewReader(input))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || string(got) != stream {
+			t.Errorf("%q, %v", got, err)
+		}
+		if run := <-runs; !run.OK() {
+			t.Errorf("%v", run.Lines(true))
+		}
+	})
+}
