@@ -145,7 +145,7 @@ func (run *reading) exchange(ctx context.Context) {
 	if run.Stop != nil && run.Stop.After == 0 && run.Stop.Events == 0 {
 		run.stop(errStopped) // at the answer's headers, before any event
 	}
-	run.read(ctx, resp.Body, consumer)
+	run.read(ctx, resp.Body, resp.Header.Get("Content-Encoding"), consumer)
 }
 
 // post sends the input as a client does. Each run has a connection of its
@@ -159,6 +159,10 @@ func post(ctx context.Context, url string, body []byte, accept string, header ht
 	req.Header.Set("Accept", accept)
 	for name, values := range header { // as curl -H: a header given replaces ours
 		req.Header[name] = values
+	}
+	if host := req.Header.Get("Host"); host != "" { // the client sends req.Host, not a Host header
+		req.Host = host
+		req.Header.Del("Host")
 	}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.DisableKeepAlives = true

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -126,6 +127,9 @@ func TestAnswersThatAreNotStreams(t *testing.T) {
 		{"a redirect", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/elsewhere", http.StatusFound)
 		}, rules.HTTPStatus, `the agent answered 302 Found, a redirect to "/elsewhere": AG-UI posts once`},
+		{"a redirect whose query holds a key", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "https://agent.example/run?key=s3cret", http.StatusMovedPermanently)
+		}, rules.HTTPStatus, `a redirect to "https://agent.example/run": AG-UI posts once`},
 		{"a long body", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/plain")
 			fmt.Fprint(w, strings.Repeat("x", 10_000))
@@ -134,7 +138,8 @@ func TestAnswersThatAreNotStreams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ex := Run(t.Context(), Request{URL: servertest.Upstream(t, tt.handle), Input: demo(t, "normal")})
-			if len(ex.Failures) != 1 || ex.Failures[0].Rule != tt.check || !strings.Contains(ex.Failures[0].Text, tt.says) {
+			if len(ex.Failures) != 1 || ex.Failures[0].Rule != tt.check || !strings.Contains(ex.Failures[0].Text, tt.says) ||
+				strings.Contains(ex.Failures[0].Text, "s3cret") {
 				t.Errorf("%+v", ex.Failures)
 			}
 			if ex.Violation != nil || ex.Truncated != "" || ex.Transport.Events != 0 {
@@ -399,5 +404,46 @@ func TestTheURLIsReportedWithoutSecrets(t *testing.T) {
 		if got := RedactURL(raw); got != want {
 			t.Errorf("%q shown as %q, want %q", raw, got, want)
 		}
+	}
+}
+
+// A header given replaces the client's own, Host and Accept-Encoding
+// included: Host is the request's host, and a gzip answer the client no
+// longer unzips itself is read unzipped; an encoding not read says so.
+func TestHeadersAsCurlSendsThem(t *testing.T) {
+	var host string
+	in, _, err := NewInput(nil, Inputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	normal := fmt.Sprintf("data: {\"type\":\"RUN_STARTED\",\"threadId\":%q,\"runId\":%q}\n\n", in.ThreadID, in.RunID) +
+		fmt.Sprintf("data: {\"type\":\"RUN_FINISHED\",\"threadId\":%q,\"runId\":%q}\n\n", in.ThreadID, in.RunID)
+	url := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		host = r.Host
+		w.Header().Set("Content-Type", "text/event-stream")
+		switch r.Header.Get("Accept-Encoding") {
+		case "gzip":
+			w.Header().Set("Content-Encoding", "gzip")
+			z := gzip.NewWriter(w)
+			io.WriteString(z, normal)
+			z.Close()
+		case "br":
+			w.Header().Set("Content-Encoding", "br")
+			io.WriteString(w, "\x0b\x02\x80not brotli")
+		default:
+			io.WriteString(w, normal)
+		}
+	})
+	ex := Run(t.Context(), Request{URL: url, Input: in, Header: http.Header{"Host": {"agent.example"}}})
+	if host != "agent.example" || len(ex.Failures) != 0 || ex.Transport.Events != 2 {
+		t.Errorf("Host %q: %+v", host, ex.Failures)
+	}
+	ex = Run(t.Context(), Request{URL: url, Input: in, Header: http.Header{"Accept-Encoding": {"gzip"}}})
+	if len(ex.Failures) != 0 || ex.Truncated != "" || ex.Transport.Events != 2 {
+		t.Errorf("a gzip stream: %d events, %+v %q", ex.Transport.Events, ex.Failures, ex.Truncated)
+	}
+	ex = Run(t.Context(), Request{URL: url, Input: in, Header: http.Header{"Accept-Encoding": {"br"}}})
+	if len(ex.Failures) != 1 || ex.Failures[0].Rule != rules.Unjudged || !strings.Contains(ex.Failures[0].Text, "br-encoded") {
+		t.Errorf("a br stream: %+v", ex.Failures)
 	}
 }

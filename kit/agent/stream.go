@@ -3,10 +3,12 @@ package agent
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/agui/proto"
@@ -38,17 +40,41 @@ func (run *reading) fail(rule, format string, args ...any) {
 	run.ex.Failures = append(run.ex.Failures, rules.Failure{Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
+// decoded is body as sent before its Content-Encoding: Go's client
+// unzips a gzip answer itself unless the request set Accept-Encoding (a
+// -H may), and then it is unzipped here; another encoding is not read.
+func decoded(body io.Reader, encoding string) (io.Reader, error) {
+	switch enc := strings.ToLower(strings.TrimSpace(encoding)); enc {
+	case "", "identity":
+		return body, nil
+	case "gzip":
+		z, err := gzip.NewReader(body)
+		if err != nil {
+			return nil, fmt.Errorf("the gzip stream does not start as gzip: %v", err)
+		}
+		return z, nil
+	default:
+		return nil, fmt.Errorf("the stream is %s-encoded: identity and gzip streams are read", enc)
+	}
+}
+
 // read reads the stream to its end, the engine judging each event as it
 // arrives (Watch). It goes on after a violation: the transport is still
 // checked, and a recording keeps all that was sent.
-func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Consumer) {
+func (run *reading) read(ctx context.Context, body io.Reader, encoding string, consumer *agui.Consumer) {
 	run.ctx = ctx
 	run.lastArrival = run.ex.Transport.Answered
 	watch := Watch
 	if run.ex.Transport.Binary() {
 		watch = WatchBinary
 	}
-	peek := bufio.NewReader(arrivals{body, run})
+	src, err := decoded(arrivals{body, run}, encoding)
+	if err != nil {
+		run.ex.Transport.Took = time.Since(run.start)
+		run.fail(rules.Unjudged, "%v", err)
+		return
+	}
+	peek := bufio.NewReader(src)
 	if head, _ := peek.Peek(5); !run.ex.Transport.Binary() && proto.IsBinary(head) {
 		run.ex.Transport.Took = time.Since(run.start)
 		run.fail(rules.ContentType, "the body is AG-UI's binary transport (%s), sent as %q: a client reads it as SSE and finds no event", proto.MediaType, run.ex.Transport.ContentType)

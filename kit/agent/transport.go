@@ -76,7 +76,7 @@ func checkAnswer(resp *http.Response) *rules.Failure {
 	switch {
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
 		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, a redirect to %q: AG-UI posts once, so point the URL at the endpoint itself",
-			resp.Status, resp.Header.Get("Location"))}
+			resp.Status, RedactURL(resp.Header.Get("Location")))}
 	case resp.StatusCode < 200 || resp.StatusCode >= 300:
 		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, not 2xx: %s", resp.Status, Excerpt(resp.Body, mt))}
 	case mt != "text/event-stream" && mt != proto.MediaType:

@@ -337,7 +337,7 @@ func (j *judging) readAnswer(a answer, in agui.Input, opts agui.Options) {
 	switch {
 	case a.status >= 300 && a.status < 400:
 		j.fail(rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, a redirect to %q: passed to the client, not followed (AG-UI posts once)",
-			a.status, http.StatusText(a.status), a.header.Get("Location"))})
+			a.status, http.StatusText(a.status), agent.RedactURL(a.header.Get("Location")))})
 		return
 	case a.status < 200 || a.status >= 300:
 		j.fail(rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, not 2xx: %s", a.status, http.StatusText(a.status), agent.Excerpt(j.stream, mt))})
