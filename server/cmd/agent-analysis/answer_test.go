@@ -138,12 +138,13 @@ func TestCheckURLSaysARunIsInterrupted(t *testing.T) {
 func TestTheAnswerHintAnswers(t *testing.T) {
 	api := servertest.Ours(t)
 	var out bytes.Buffer
-	if err := run(t.Context(), []string{"check", "-url", api, "-scenario", "approval", "-H", "X-Token: s3cret"}, &out, io.Discard); err != nil {
+	if err := run(t.Context(), []string{"check", "-url", api, "-scenario", "approval", "-accept", "proto", "-H", "X-Token: s3cret"}, &out, io.Discard); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	id := regexp.MustCompile(`waits for interrupt "([^"]+)"`).FindStringSubmatch(out.String())
 	hint := regexp.MustCompile(`to answer it: (.*) -answer approve\|reject\|cancel\|FILE\)`).FindStringSubmatch(out.String())
-	if id == nil || hint == nil || strings.Contains(out.String(), "s3cret") || !strings.Contains(hint[1], "-H 'X-Token: …'") {
+	if id == nil || hint == nil || strings.Contains(out.String(), "s3cret") || !strings.Contains(hint[1], "-H 'X-Token: …'") ||
+		!strings.Contains(hint[1], " -accept proto ") {
 		t.Fatalf("no interrupt or hint, or a header's value, in:\n%s", out.String())
 	}
 	answers := testfile.Write(t, t.TempDir(), "yes.json", `[{"interruptId":`+strconv.Quote(id[1])+`,"status":"resolved","payload":{"approved":true}}]`)

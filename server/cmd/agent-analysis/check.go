@@ -47,11 +47,11 @@ func checkFlags(set *flag.FlagSet) work {
 	sarifPath := outputFlag(set, "sarif", "also write every failure to this file as SARIF 2.1.0 (for code scanning)")
 	name := set.String("name", "", "with -url: what the report calls the run; default: the -input file's name, the scenario on\nthis project's server, or else the URL's path")
 	var stop *agent.Stop
-	set.Func("cancel-after", "with -url: stop each run as a user pressing Stop does, after N events (0: at the answer's\nheaders) or a duration (500ms), judge what came, then ask for a new run on the same thread", func(v string) error {
+	set.Var(shown(func(v string) error {
 		var err error
 		stop, err = parseStop(v)
 		return err
-	})
+	}), "cancel-after", "with -url: stop each run as a user pressing Stop does, after N events (0: at the answer's\nheaders) or a duration (500ms), judge what came, then ask for a new run on the same thread")
 	var live liveFlags
 	live.register(set, "with -url: a RunAgentInput JSON file to send (- for standard input), one run each (repeatable);\nwhat it leaves out of AG-UI's RunAgentInput is filled in, empty; default: an input of nothing but that")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) error {

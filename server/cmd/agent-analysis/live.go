@@ -64,7 +64,7 @@ func (l *liveFlags) register(fs *flag.FlagSet, inputUsage string) {
 		l.answer = &a
 		return nil
 	})
-	fs.Func("accept", "the encoding to ask the agent for: sse (text/event-stream, the default) or proto (AG-UI's\nbinary transport, application/vnd.ag-ui.event+proto); the answer is read as its content type says", func(v string) error {
+	fs.Var(shown(func(v string) error {
 		switch v {
 		case "sse":
 			l.binary = false
@@ -74,7 +74,7 @@ func (l *liveFlags) register(fs *flag.FlagSet, inputUsage string) {
 			return errors.New("sse or proto")
 		}
 		return nil
-	})
+	}), "accept", "the encoding to ask the agent for: sse (text/event-stream, the default) or proto (AG-UI's\nbinary transport, application/vnd.ag-ui.event+proto); the answer is read as its content type says")
 	fs.DurationVar(&l.timeout, "timeout", agent.DefaultTimeout, "bounds each run, from the request to the stream's end: an agent that never answers,\nor never ends its stream, fails there")
 }
 
@@ -239,6 +239,25 @@ func countNamed(runs []liveRun, name string) int {
 		}
 	}
 	return n
+}
+
+// shown is flag.Func whose value shows as it was given, as the answer
+// hint repeats a command's flags (flag.Func's shows as "").
+func shown(set func(string) error) flag.Value { return &shownValue{set: set} }
+
+type shownValue struct {
+	given string
+	set   func(string) error
+}
+
+func (v *shownValue) String() string { return v.given }
+
+func (v *shownValue) Set(s string) error {
+	if err := v.set(s); err != nil {
+		return err
+	}
+	v.given = s
+	return nil
 }
 
 // parseStop reads -cancel-after: a number of events, or a duration.
