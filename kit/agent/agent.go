@@ -65,6 +65,9 @@ type Exchange struct {
 	Frames    []script.Frame  // every event and comment, in order (with Request.Keep)
 	Failures  []rules.Failure // what failed at the transport
 	Notes     []string        // legal, but worth knowing: SSE fields AG-UI ignores, and such
+	// ReadToEnd is true when the body was read to its end, a stream that
+	// ended inside an event or frame among them: a client saw all of it.
+	ReadToEnd bool
 
 	// The engine's verdict.
 	Violation *agui.Violation // the first rule the stream broke

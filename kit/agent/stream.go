@@ -98,6 +98,7 @@ func (run *reading) read(ctx context.Context, body io.Reader, encoding string, c
 	case errors.Is(context.Cause(ctx), errTooLong), errors.Is(context.Cause(ctx), errStopped): // however the reading ended after the cut
 		run.ended(ctx, w.Err)
 	case errors.Is(w.Err, io.EOF):
+		run.ex.ReadToEnd = true
 		if w.Cut != nil {
 			run.ex.Failures = append(run.ex.Failures, *w.Cut)
 		}

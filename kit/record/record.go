@@ -77,11 +77,13 @@ func Record(ctx context.Context, r agent.Request, path string, answer *agent.Ans
 }
 
 // unfinished is the failure that kept the stream from being read to its
-// end, if one did. A stream cut inside an event, or whose connection broke
-// after its runs ended, was read to its end: a client sees no more.
+// end, if one did. A stream cut inside an event or a binary frame, or
+// whose connection broke after its runs ended, was read to its end: a
+// client sees no more.
 func unfinished(ex agent.Exchange) *rules.Failure {
 	for _, f := range ex.Failures {
-		if f.Rule != rules.SSEFraming && f.Rule != rules.StreamBroken {
+		cut := ex.ReadToEnd && (f.Rule == rules.SSEFraming || f.Rule == rules.BinaryFraming)
+		if !cut && f.Rule != rules.StreamBroken {
 			return &f
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 	"github.com/agent-analysis/agent-analysis/kit/check"
@@ -334,4 +336,39 @@ func continuationEvents(s script.Script) [][]byte {
 		}
 	}
 	return out
+}
+
+// A stream cut inside its last event is recorded from either encoding,
+// as far as it got: it was read to its end, and a client sees no more.
+// (A frame too large to read is not: the reading stopped before the end.)
+func TestRecordWritesAStreamCutInsideAnEvent(t *testing.T) {
+	var started []byte
+	cut := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		var in struct{ ThreadID, RunID string }
+		json.NewDecoder(r.Body).Decode(&in)
+		started = fmt.Appendf(nil, `{"type":"RUN_STARTED","threadId":%q,"runId":%q}`, in.ThreadID, in.RunID)
+		message := []byte(`{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}`)
+		if r.Header.Get("Accept") == "text/event-stream" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "data: %s\n\ndata: %s", started, message[:20])
+			return
+		}
+		w.Header().Set("Content-Type", "application/vnd.ag-ui.event+proto")
+		frames, _ := proto.AppendFrame(nil, started)
+		next, _ := proto.AppendFrame(nil, message)
+		w.Write(append(frames, next[:9]...))
+	})
+	dir := t.TempDir()
+	for _, accept := range []string{"sse", "proto"} {
+		out := filepath.Join(dir, accept+".json")
+		err := run(t.Context(), []string{"record", "-url", cut, "-accept", accept, "-o", out}, io.Discard, io.Discard)
+		if !errors.Is(err, errFailed) {
+			t.Errorf("%s: %v, want a recording of a failing stream", accept, err)
+			continue
+		}
+		s, err := script.ReadFile(out)
+		if err != nil || len(s.Events()) != 1 {
+			t.Errorf("%s: %v, %d events", accept, err, len(s.Events()))
+		}
+	}
 }
