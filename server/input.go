@@ -19,8 +19,10 @@ import (
 	"github.com/agent-analysis/agent-analysis/server/library"
 )
 
-// maxBody bounds a RunAgentInput; the demo client sends about 200 bytes.
-const maxBody = 16 << 10
+// maxBody bounds a RunAgentInput. A first run's is about 200 bytes; a
+// resume carries the client's whole state, and the demo's 10,000 services
+// (core.MaxServices) are about 1 MB of it.
+const maxBody = 4 << 20
 
 // maxScenario bounds a scenario's name, in characters.
 const maxScenario = 64
@@ -61,7 +63,7 @@ func decodeRunInput(w http.ResponseWriter, rc *http.ResponseController, r *http.
 	case err == nil: // first: the cases below would allocate their targets for every request
 	case errors.As(err, new(*http.MaxBytesError)):
 		return runInput{}, problem(http.StatusRequestEntityTooLarge, "body-too-large",
-			"Request body too large", fmt.Sprintf("A RunAgentInput may be at most %d KiB.", maxBody>>10))
+			"Request body too large", fmt.Sprintf("A RunAgentInput may be at most %d MiB.", maxBody>>20))
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		w.Header().Set("Connection", "close")
 		return runInput{}, problem(http.StatusRequestTimeout, "body-timeout", "Request body too slow",
@@ -194,10 +196,15 @@ func checkVersion(req *runInput) *Problem {
 // of its own, and a runInput holds strings made from that copy.
 var bodies = bufferPool{most: maxKept}
 
-// maxKept bounds a body's buffer kept in bodies. readAll reads at most a
-// byte past maxBody, into a buffer grown by less than double each time,
-// so every buffer it makes is kept.
-const maxKept = 2 * maxBody
+// maxKept bounds a body's buffer kept in bodies: every buffer readAll
+// makes for a body of up to maxPresized bytes, whether it announced its
+// length or not, is kept; a larger one, a resume's state, is left to the
+// collector.
+const maxKept = 2 * maxPresized
+
+// maxPresized bounds the room readAll makes for a body before its bytes
+// arrive: a client announcing megabytes and sending none holds no more.
+const maxPresized = 16 << 10
 
 // readBody reads the bounded body, into b, under a read deadline. Once the
 // body has been read to its end, net/http clears the deadline for the
@@ -231,11 +238,11 @@ func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Reques
 
 // readAll is io.ReadAll reusing b's storage (what b holds is dropped),
 // made room in for the size the body announces (one more byte, to meet
-// its end), not from 512 bytes up.
+// its end) up to maxPresized, not from 512 bytes up.
 func readAll(body io.Reader, size int64, b []byte) ([]byte, error) {
 	n := int64(512) // io.ReadAll's start, for a body of unknown length
 	if size >= 0 {
-		n = min(size, maxBody) + 1
+		n = min(size, maxPresized) + 1
 	}
 	b = slices.Grow(b[:0], int(n))
 	for {

@@ -70,11 +70,11 @@ func TestInputOutlivesItsBuffer(t *testing.T) {
 	}
 }
 
-// Every buffer readAll makes for a body within bounds goes back to be
-// read into again: up to the byte past maxBody that http.MaxBytesReader
-// lets through, whether the body announced its length or not.
+// Every buffer readAll makes for a body of up to maxPresized bytes goes
+// back to be read into again, whether the body announced its length or
+// not; a larger one is read whole, from no more room than that.
 func TestBodyBuffersAreKept(t *testing.T) {
-	for _, n := range []int{0, 511, 512, 513, maxBody - 1, maxBody, maxBody + 1} {
+	for _, n := range []int{0, 511, 512, 513, maxPresized - 1, maxPresized, maxPresized + 1} {
 		for _, size := range []int64{-1, int64(n)} {
 			for name, r := range map[string]func() io.Reader{
 				"whole":    func() io.Reader { return bytes.NewReader(make([]byte, n)) },
@@ -86,5 +86,9 @@ func TestBodyBuffersAreKept(t *testing.T) {
 				}
 			}
 		}
+	}
+	stalled := iotest.TimeoutReader(bytes.NewReader(make([]byte, 100)))
+	if b, err := readAll(stalled, maxBody, nil); len(b) != 100 || cap(b) > maxKept || err == nil {
+		t.Errorf("%d of %d bytes in a buffer of %d (%v): made room for more than arrived", len(b), maxBody, cap(b), err)
 	}
 }

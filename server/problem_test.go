@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -28,7 +29,7 @@ func TestBadRequestsGetProblemsAndNoStream(t *testing.T) {
 		{"PUT", http.MethodPut, "application/json", runBody("t", "r", "normal"), 405, "use POST", ""},
 		{"no content type", http.MethodPost, "", runBody("t", "r", "normal"), 415, "application/json", ""},
 		{"text body", http.MethodPost, "text/plain", runBody("t", "r", "normal"), 415, "application/json", ""},
-		{"too large", http.MethodPost, "application/json", `{"threadId":"` + strings.Repeat("x", 16<<10) + `"}`, 413, "16 KiB", ""},
+		{"too large", http.MethodPost, "application/json", `{"threadId":"` + strings.Repeat("x", 4<<20) + `"}`, 413, "4 MiB", ""},
 		{"malformed JSON", http.MethodPost, "application/json", `{"threadId":`, 400, "unexpected end", ""},
 		{"trailing data", http.MethodPost, "application/json", runBody("t", "r", "normal") + "{}", 400, "invalid character", ""},
 		{"a name twice", http.MethodPost, "application/json", `{"threadId":"t","threadId":"u","runId":"r","messages":[]}`, 400, "duplicate", ""},
@@ -105,7 +106,7 @@ func TestBodyOfUnannouncedLength(t *testing.T) {
 		status int
 	}{
 		{runBody("t", "r", "normal"), 200},
-		{`{"threadId":"` + strings.Repeat("x", 16<<10) + `"}`, 413},
+		{`{"threadId":"` + strings.Repeat("x", 4<<20) + `"}`, 413},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(tt.body))
 		req.ContentLength = -1
@@ -133,6 +134,27 @@ func TestOfficialClientBodyIsAccepted(t *testing.T) {
 	got, err := describeStream(rec.Body)
 	if err != nil || len(got) != 6 || got[0] != "RUN_STARTED thread-1 run-1 1.0" {
 		t.Fatalf("stream %v, %v", got, err)
+	}
+}
+
+// A resume carries the client's whole state: the demo's largest, 10,000
+// services with ids and names of the most characters its rules allow,
+// is read as any input is.
+func TestTheDemosLargestStateIsAccepted(t *testing.T) {
+	var state strings.Builder
+	for i := range 10_000 {
+		if i > 0 {
+			state.WriteByte(',')
+		}
+		fmt.Fprintf(&state, `{"id":"%064d","name":"%064d","series":"Core","volume":123456,"latency":1234.5}`, i, i)
+	}
+	body := `{"threadId":"t","runId":"r","state":{"services":[` + state.String() + `]},"messages":[],"forwardedProps":{"scenario":"normal"}}`
+	req := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	server.New(server.Config{NoDelay: true}).ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Errorf("%d KiB of input: %d %s", len(body)>>10, rec.Code, rec.Body)
 	}
 }
 
