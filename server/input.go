@@ -20,9 +20,10 @@ import (
 )
 
 // maxBody bounds a RunAgentInput. A first run's is about 200 bytes; a
-// resume carries the client's whole state, and the demo's 10,000 services
-// (core.MaxServices) are about 1 MB of it.
-const maxBody = 4 << 20
+// resume carries the client's whole state, up to the engine's 4 MiB
+// (agui.MaxStateBytes; the demo's 10,000 services are 1 to 4 MB), and its
+// conversation.
+const maxBody = 8 << 20
 
 // maxScenario bounds a scenario's name, in characters.
 const maxScenario = 64

@@ -29,7 +29,7 @@ func TestBadRequestsGetProblemsAndNoStream(t *testing.T) {
 		{"PUT", http.MethodPut, "application/json", runBody("t", "r", "normal"), 405, "use POST", ""},
 		{"no content type", http.MethodPost, "", runBody("t", "r", "normal"), 415, "application/json", ""},
 		{"text body", http.MethodPost, "text/plain", runBody("t", "r", "normal"), 415, "application/json", ""},
-		{"too large", http.MethodPost, "application/json", `{"threadId":"` + strings.Repeat("x", 4<<20) + `"}`, 413, "4 MiB", ""},
+		{"too large", http.MethodPost, "application/json", `{"threadId":"` + strings.Repeat("x", 8<<20) + `"}`, 413, "8 MiB", ""},
 		{"malformed JSON", http.MethodPost, "application/json", `{"threadId":`, 400, "unexpected end", ""},
 		{"trailing data", http.MethodPost, "application/json", runBody("t", "r", "normal") + "{}", 400, "invalid character", ""},
 		{"a name twice", http.MethodPost, "application/json", `{"threadId":"t","threadId":"u","runId":"r","messages":[]}`, 400, "duplicate", ""},
@@ -106,7 +106,7 @@ func TestBodyOfUnannouncedLength(t *testing.T) {
 		status int
 	}{
 		{runBody("t", "r", "normal"), 200},
-		{`{"threadId":"` + strings.Repeat("x", 4<<20) + `"}`, 413},
+		{`{"threadId":"` + strings.Repeat("x", 8<<20) + `"}`, 413},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(tt.body))
 		req.ContentLength = -1
