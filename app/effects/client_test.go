@@ -83,6 +83,20 @@ func TestEveryScriptEndsAsSpecifiedAgainstTheRealServer(t *testing.T) {
 	}
 }
 
+// A stream that ends by itself leaves the Runner holding nothing of it:
+// a page that plays run after run keeps no entry per run.
+func TestAStreamThatEndsLetsGo(t *testing.T) {
+	endpoint := serve(t, server.New(server.Config{NoDelay: true})) + "/api/agent-analysis"
+	runner := effects.NewRunner(effects.Client{Endpoint: endpoint}, func(core.Msg) {})
+	for g := range core.Generation(3) {
+		runner.Perform(core.StartStream{Run: core.Run{Generation: g + 1, ThreadID: "t", RunID: fmt.Sprint("r", g), Scenario: "normal"}})
+	}
+	runner.Wait()
+	if n := runner.OpenStreams(); n != 0 {
+		t.Errorf("%d streams held after every one ended", n)
+	}
+}
+
 // Each answer to the approval scenario's question, sent to the real
 // server and its stream read by the real client, resumes the run: the
 // server plays the answer's continuation on the same thread.

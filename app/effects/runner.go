@@ -31,22 +31,32 @@ func (r *Runner) Perform(cmd core.Cmd) {
 		}
 	case core.StartStream:
 		ctx, cancel := context.WithCancel(context.Background())
+		g := cmd.Run.Generation // each run's own: a stream's entry is no other's
 		r.mu.Lock()
-		r.open[cmd.Run.Generation] = cancel
+		r.open[g] = cancel
 		r.mu.Unlock()
-		r.wg.Go(func() { r.client.Stream(ctx, cmd.Run, r.send) })
+		r.wg.Go(func() {
+			r.client.Stream(ctx, cmd.Run, r.send)
+			r.abort(g) // a stream that ended by itself lets go of its entry too
+		})
 	case core.AbortStream:
-		r.mu.Lock()
-		cancel := r.open[cmd.Generation]
-		delete(r.open, cmd.Generation)
-		r.mu.Unlock()
-		if cancel != nil {
-			cancel()
-		}
+		r.abort(cmd.Generation)
 	}
 }
 
-// OpenStreams is how many streams have started and not been aborted.
+// abort cancels a stream's context and forgets it, once.
+func (r *Runner) abort(g core.Generation) {
+	r.mu.Lock()
+	cancel := r.open[g]
+	delete(r.open, g)
+	r.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// OpenStreams is how many streams have started and neither ended nor
+// been aborted.
 func (r *Runner) OpenStreams() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
