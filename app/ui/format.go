@@ -38,13 +38,15 @@ func signed(v float64) string {
 }
 
 // difference is "+85 ms (+142%)": the change, and the relative change
-// when the base allows one.
+// when the base allows one: not zero, nor so near it that the percentage
+// is past any integer (from the least latency there is, 5e-324, it is
+// infinite).
 func difference(from, to float64, unit string) string {
 	d := signed(to-from) + " " + unit
 	if from == 0 {
 		return d
 	}
-	if p := math.Round((to - from) / from * 100); p != 0 {
+	if p := math.Round((to - from) / from * 100); p != 0 && math.Abs(p) < math.MaxInt64 {
 		d += " (" + signed(p) + "%)"
 	}
 	return d

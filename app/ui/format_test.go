@@ -36,6 +36,11 @@ func TestChange(t *testing.T) {
 	if got := change(core.Service{Latency: 5}, core.Service{Latency: 0}, true); got != "p95 +5 ms" {
 		t.Errorf("from zero: %q", got)
 	}
+	// From the least latency there is, the relative change is past any
+	// number: it is left out, as from zero.
+	if got := change(core.Service{Latency: 145}, core.Service{Latency: 5e-324}, true); got != "p95 +145 ms" {
+		t.Errorf("from the least latency: %q", got)
+	}
 }
 
 func TestFixed(t *testing.T) {
