@@ -8,9 +8,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/kit/proxy"
 	"github.com/agent-analysis/agent-analysis/kit/rules"
 	"github.com/agent-analysis/agent-analysis/server"
@@ -59,6 +61,39 @@ func TestClientLeavesOnRunFinished(t *testing.T) {
 	resp.Body.Close()
 	if run := th.next(t); run.OK() || run.Failures[0].Rule != rules.Resume || run.Failures[0].Field != "resume/0/interruptId" {
 		t.Errorf("a resume naming no interrupt, after a run whose client left on RUN_FINISHED: %v", run.Lines(true))
+	}
+}
+
+// A client that leaves once every run has ended, but with a frame of what
+// follows half sent, left something unread: it cancelled.
+func TestClientLeavesInsideTheNextFrame(t *testing.T) {
+	started, _ := proto.AppendFrame(nil, []byte(`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}`))
+	finished, _ := proto.AppendFrame(nil, []byte(`{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}`))
+	next, _ := proto.AppendFrame(nil, []byte(`{"type":"RUN_STARTED","threadId":"t1","runId":"r2"}`))
+	sent := slices.Concat(started, finished, next[:9])
+	held := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", proto.MediaType)
+		w.Write(sent)
+		http.NewResponseController(w).Flush()
+		<-r.Context().Done()
+	})
+	th := start(t, proxy.Config{Upstream: held})
+	ctx, leave := context.WithCancel(t.Context())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, th.url, bytes.NewReader(input))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", proto.MediaType)
+	resp, err := client(t).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(resp.Body, make([]byte, len(sent))); err != nil {
+		t.Fatal(err)
+	}
+	leave()
+	resp.Body.Close()
+	if run := th.next(t); run.Cancelled == "" {
+		t.Errorf("a client leaving inside a frame: %v", run.Lines(true))
 	}
 }
 

@@ -140,7 +140,10 @@ func (j *judging) ended(o outcome) {
 		return
 	}
 	j.outcome = o
-	if errors.Is(o.read, io.EOF) && o.write == nil {
+	left := o.ctx != nil && !errors.Is(o.ctx, ErrShutdown) // the client, with every byte it was sent
+	if o.write == nil && (errors.Is(o.read, io.EOF) || left) {
+		// What the client got ends here: the judge reads it as a stream's
+		// end, so that an event or frame it left half sent is a cut.
 		j.stream.close(io.EOF)
 	} else {
 		j.stream.close(errCut)
@@ -444,7 +447,8 @@ func (j *judging) readStream(body io.Reader, watch func(io.Reader, *agui.Consume
 }
 
 // allEnded says whether the stream had begun a run, ended every run it
-// began, broken no rule and left no event half sent when its reading
+// began, broken no rule and left no event or frame half sent (Cut: the
+// judge reads a stream the client left as ending there) when its reading
 // stopped.
 func (j *judging) allEnded(w agent.Watched) bool {
 	return j.violation == nil && w.ActiveRun == "" && w.Cut == nil && w.Truncated == "" && len(j.consumer.Runs()) > 0
