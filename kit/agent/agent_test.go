@@ -397,9 +397,12 @@ func TestTheURLIsReportedWithoutSecrets(t *testing.T) {
 		t.Errorf("the agent was not asked as the URL says: %v", got.URL)
 	}
 	for raw, want := range map[string]string{
-		"http://u:p%zz@agent.test/run?key=1": "http://agent.test/run", // does not parse
-		"http://u:p%zz@agent.test#key":       "http://agent.test",
-		"not a URL\x7f?key=1":                "not a URL\x7f",
+		"http://u:p%zz@agent.test/run?key=1":  "http://agent.test/run", // does not parse
+		"http://u:p%zz@agent.test#key":        "http://agent.test",
+		"not a URL\x7f?key=1":                 "not a URL\x7f",
+		"alice:s3cret@agent.example/agui?k=1": "agent.example/agui", // no scheme: "alice" would be one
+		"localhost:8080/agui?api_key=s3cret":  "localhost:8080/agui",
+		"http://agent.example/":               "http://agent.example/",
 	} {
 		if got := RedactURL(raw); got != want {
 			t.Errorf("%q shown as %q, want %q", raw, got, want)

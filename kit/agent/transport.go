@@ -108,18 +108,22 @@ func Excerpt(body io.Reader, mediaType string) string {
 
 // RedactURL is a URL as reports show it: without its user info, query and
 // fragment, where secrets travel (a token, an API key). One that does not
-// parse is cut at its first "?" or "#".
+// parse, or has no host (user:password@host/path, typed without a scheme,
+// parses as scheme "user"), is cut at its first "?" or "#", and what would
+// be its host loses all up to its last "@".
 func RedactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		cut, _, _ := strings.Cut(raw, "?")
-		cut, _, _ = strings.Cut(cut, "#")
-		scheme, rest, ok := strings.Cut(cut, "://")
-		if host, path, _ := strings.Cut(rest, "/"); ok && strings.Contains(host, "@") {
-			cut = scheme + "://" + host[strings.LastIndex(host, "@")+1:] + strings.TrimSuffix("/"+path, "/")
-		}
-		return cut
+	if u, err := url.Parse(raw); err == nil && u.Opaque == "" {
+		u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+		return u.String()
 	}
-	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
-	return u.String()
+	cut, _, _ := strings.Cut(raw, "?")
+	cut, _, _ = strings.Cut(cut, "#")
+	scheme, rest, ok := strings.Cut(cut, "://")
+	if !ok {
+		scheme, rest = "", cut
+	} else {
+		scheme += "://"
+	}
+	host, path, _ := strings.Cut(rest, "/")
+	return scheme + host[strings.LastIndex(host, "@")+1:] + strings.TrimSuffix("/"+path, "/")
 }
