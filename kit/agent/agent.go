@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -141,14 +142,24 @@ func (run *reading) exchange(ctx context.Context) {
 	defer resp.Body.Close()
 	run.ex.Transport.Status, run.ex.Transport.ContentType = resp.StatusCode, resp.Header.Get("Content-Type")
 	run.ex.Transport.Answered = time.Since(run.start)
+	stream, encoded := decoded(arrivals{resp.Body, run}, resp.Header.Get("Content-Encoding"))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{stream, resp.Body}
 	if f := checkAnswer(resp); f != nil {
 		run.ex.Failures = append(run.ex.Failures, *f)
+		return
+	}
+	if encoded != nil {
+		run.ex.Transport.Took = time.Since(run.start)
+		run.fail(rules.Unjudged, "%v", encoded)
 		return
 	}
 	if run.Stop != nil && run.Stop.After == 0 && run.Stop.Events == 0 {
 		run.stop(errStopped) // at the answer's headers, before any event
 	}
-	run.read(ctx, resp.Body, resp.Header.Get("Content-Encoding"), consumer)
+	run.read(ctx, stream, consumer)
 }
 
 // post sends the input as a client does. Each run has a connection of its

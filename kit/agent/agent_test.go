@@ -430,6 +430,9 @@ func TestHeadersAsCurlSendsThem(t *testing.T) {
 			z := gzip.NewWriter(w)
 			io.WriteString(z, normal)
 			z.Close()
+		case "gzip, corrupt":
+			w.Header().Set("Content-Encoding", "gzip")
+			io.WriteString(w, normal) // not gzip at all
 		case "br":
 			w.Header().Set("Content-Encoding", "br")
 			io.WriteString(w, "\x0b\x02\x80not brotli")
@@ -444,6 +447,10 @@ func TestHeadersAsCurlSendsThem(t *testing.T) {
 	ex = Run(t.Context(), Request{URL: url, Input: in, Header: http.Header{"Accept-Encoding": {"gzip"}}})
 	if len(ex.Failures) != 0 || ex.Truncated != "" || ex.Transport.Events != 2 {
 		t.Errorf("a gzip stream: %d events, %+v %q", ex.Transport.Events, ex.Failures, ex.Truncated)
+	}
+	ex = Run(t.Context(), Request{URL: url, Input: in, Header: http.Header{"Accept-Encoding": {"gzip, corrupt"}}})
+	if len(ex.Failures) != 1 || ex.Failures[0].Rule != rules.Unjudged || !strings.Contains(ex.Failures[0].Text, "not the gzip it says") {
+		t.Errorf("a stream that is not the gzip it says: %+v %q %d", ex.Failures, ex.Truncated, ex.Transport.Events)
 	}
 	ex = Run(t.Context(), Request{URL: url, Input: in, Header: http.Header{"Accept-Encoding": {"br"}}})
 	if len(ex.Failures) != 1 || ex.Failures[0].Rule != rules.Unjudged || !strings.Contains(ex.Failures[0].Text, "br-encoded") {

@@ -3,6 +3,7 @@ package agent
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -42,39 +43,54 @@ func (run *reading) fail(rule, format string, args ...any) {
 
 // decoded is body as sent before its Content-Encoding: Go's client
 // unzips a gzip answer itself unless the request set Accept-Encoding (a
-// -H may), and then it is unzipped here; another encoding is not read.
-func decoded(body io.Reader, encoding string) (io.Reader, error) {
+// -H may), and then it is unzipped here, as it is read; another encoding
+// is not read (encoded says so).
+func decoded(body io.Reader, encoding string) (_ io.Reader, encoded error) {
 	switch enc := strings.ToLower(strings.TrimSpace(encoding)); enc {
 	case "", "identity":
 		return body, nil
 	case "gzip":
-		z, err := gzip.NewReader(body)
-		if err != nil {
-			return nil, fmt.Errorf("the gzip stream does not start as gzip: %v", err)
-		}
-		return z, nil
+		return &gunzip{src: body}, nil
 	default:
-		return nil, fmt.Errorf("the stream is %s-encoded: identity and gzip streams are read", enc)
+		return body, fmt.Errorf("the stream is %s-encoded: identity and gzip streams are read", enc)
 	}
+}
+
+// gunzip unzips src from its first read on, so that a stream that ends,
+// times out or is stopped before its first bytes ends as any other does.
+type gunzip struct {
+	src io.Reader
+	z   *gzip.Reader
+	err error // a header that is not gzip's, for every read
+}
+
+func (g *gunzip) Read(p []byte) (int, error) {
+	if g.z == nil && g.err == nil {
+		g.z, g.err = gzip.NewReader(g.src)
+	}
+	if g.err != nil {
+		return 0, g.err
+	}
+	return g.z.Read(p)
+}
+
+// corrupt says whether err is gzip's finding that its stream is not gzip.
+func corrupt(err error) bool {
+	var flateErr flate.CorruptInputError
+	return errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &flateErr)
 }
 
 // read reads the stream to its end, the engine judging each event as it
 // arrives (Watch). It goes on after a violation: the transport is still
 // checked, and a recording keeps all that was sent.
-func (run *reading) read(ctx context.Context, body io.Reader, encoding string, consumer *agui.Consumer) {
+func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Consumer) {
 	run.ctx = ctx
 	run.lastArrival = run.ex.Transport.Answered
 	watch := Watch
 	if run.ex.Transport.Binary() {
 		watch = WatchBinary
 	}
-	src, err := decoded(arrivals{body, run}, encoding)
-	if err != nil {
-		run.ex.Transport.Took = time.Since(run.start)
-		run.fail(rules.Unjudged, "%v", err)
-		return
-	}
-	peek := bufio.NewReader(src)
+	peek := bufio.NewReader(body)
 	if head, _ := peek.Peek(5); !run.ex.Transport.Binary() && proto.IsBinary(head) {
 		run.ex.Transport.Took = time.Since(run.start)
 		run.fail(rules.ContentType, "the body is AG-UI's binary transport (%s), sent as %q: a client reads it as SSE and finds no event", proto.MediaType, run.ex.Transport.ContentType)
@@ -107,6 +123,9 @@ func (run *reading) read(ctx context.Context, body io.Reader, encoding string, c
 		run.ex.Truncated = ""
 	case w.Framing != nil:
 		run.ex.Failures = append(run.ex.Failures, *w.Framing)
+		run.ex.Truncated = ""
+	case corrupt(w.Err):
+		run.fail(rules.Unjudged, "the answer is not the gzip it says it is: %v", w.Err)
 		run.ex.Truncated = ""
 	default:
 		run.ended(ctx, w.Err)
