@@ -58,10 +58,20 @@ func decodeRunInput(w http.ResponseWriter, rc *http.ResponseController, r *http.
 			"Unsupported media type", "Send the RunAgentInput as Content-Type: application/json.")
 	}
 	buf := bodies.get()
-	body, err := readBody(w, rc, r, timeout, *buf)
-	defer bodies.put(buf, body)
+	body, large, err := readBody(w, rc, r, timeout, *buf) // a large body holds one of largeReads until its input is read
+	defer func() {
+		bodies.put(buf, body)
+		if large {
+			<-largeReads
+		}
+	}()
 	switch {
 	case err == nil: // first: the cases below would allocate their targets for every request
+	case errors.Is(err, errLargeReads):
+		w.Header().Set("Connection", "close") // the rest of the body is not read
+		w.Header().Set("Retry-After", "5")
+		return runInput{}, problem(http.StatusServiceUnavailable, "too-many-large-inputs", "Too many large inputs",
+			fmt.Sprintf("This server reads at most %d inputs of more than %d KiB (a resume's state) at once; retry shortly.", cap(largeReads), maxPresized>>10))
 	case errors.As(err, new(*http.MaxBytesError)):
 		return runInput{}, problem(http.StatusRequestEntityTooLarge, "body-too-large",
 			"Request body too large", fmt.Sprintf("A RunAgentInput may be at most %d MiB.", maxBody>>20))
@@ -207,16 +217,56 @@ const maxKept = 2 * maxPresized
 // arrive: a client announcing megabytes and sending none holds no more.
 const maxPresized = 16 << 10
 
-// readBody reads the bounded body, into b, under a read deadline. Once the
-// body has been read to its end, net/http clears the deadline for the
-// stream.
-func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Request, timeout time.Duration, b []byte) ([]byte, error) {
+// largeReads are the bodies of more than maxPresized bytes being read and
+// checked at once. Such a body (a resume carrying the client's state, the
+// one large input) holds up to maxBody a few times over until its input
+// is read; a crowd of them is turned away (503) rather than held.
+var largeReads = make(chan struct{}, maxLargeReads)
+
+const maxLargeReads = 8
+
+// errLargeReads is a large body that found every one of largeReads taken.
+var errLargeReads = errors.New("too many large inputs at once")
+
+// takeLargeRead takes one of largeReads, if one is free.
+func takeLargeRead() bool {
+	select {
+	case largeReads <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// counted is a body of unknown length, which takes one of largeReads once
+// more than maxPresized of its bytes have been read.
+type counted struct {
+	io.Reader
+	n     int
+	large bool
+}
+
+func (c *counted) Read(p []byte) (int, error) {
+	n, err := c.Reader.Read(p)
+	if c.n += n; c.n > maxPresized && !c.large {
+		if c.large = takeLargeRead(); !c.large {
+			return n, errLargeReads
+		}
+	}
+	return n, err
+}
+
+// readBody reads the bounded body, into b, under a read deadline; a body
+// of more than maxPresized bytes takes one of largeReads (large: it did).
+// Once the body has been read to its end, net/http clears the deadline
+// for the stream.
+func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Request, timeout time.Duration, b []byte) (_ []byte, large bool, err error) {
 	// A server whose ReadTimeout bounds the whole request within timeout
 	// has set a tighter deadline already: another would cost a timer's
 	// move per request, which showed at 128 streams at once.
 	if srv, ok := r.Context().Value(http.ServerContextKey).(*http.Server); !ok || srv.ReadTimeout <= 0 || srv.ReadTimeout > timeout {
 		if err := rc.SetReadDeadline(time.Now().Add(timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
-			return b[:0], err
+			return b[:0], false, err
 		}
 	}
 	// At shutdown main ends every connection's reads, once it has ended
@@ -227,14 +277,26 @@ func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Reques
 	if r.Context().Err() != nil {
 		rc.SetReadDeadline(time.Now())
 	}
-	body := r.Body
+	var body io.Reader = r.Body
 	if r.ContentLength < 0 || r.ContentLength > maxBody {
 		// Bounded, and the connection closed after a body too large. A
 		// body of a length announced within bounds needs no bound of
 		// ours: net/http reads no byte past it.
 		body = http.MaxBytesReader(w, r.Body, maxBody)
 	}
-	return readAll(body, r.ContentLength, b)
+	switch {
+	case r.ContentLength < 0:
+		c := &counted{Reader: body}
+		b, err = readAll(c, r.ContentLength, b)
+		return b, c.large, err
+	case r.ContentLength > maxPresized && r.ContentLength <= maxBody:
+		if !takeLargeRead() {
+			return b[:0], false, errLargeReads
+		}
+		large = true
+	}
+	b, err = readAll(body, r.ContentLength, b)
+	return b, large, err
 }
 
 // readAll is io.ReadAll reusing b's storage (what b holds is dropped),

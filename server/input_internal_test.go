@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -90,5 +91,44 @@ func TestBodyBuffersAreKept(t *testing.T) {
 	stalled := iotest.TimeoutReader(bytes.NewReader(make([]byte, 100)))
 	if b, err := readAll(stalled, maxBody, nil); len(b) != 100 || cap(b) > maxKept || err == nil {
 		t.Errorf("%d of %d bytes in a buffer of %d (%v): made room for more than arrived", len(b), maxBody, cap(b), err)
+	}
+}
+
+// Inputs of more than maxPresized bytes are read a few at once: one more
+// is turned away with 503 and Retry-After, announced or not, while a
+// small input is read as ever; each large one gives its place back.
+func TestLargeInputsAreReadAFewAtOnce(t *testing.T) {
+	h := New(Config{NoDelay: true})
+	large := fmt.Sprintf(`{"threadId":"t","runId":"r","state":{"note":%q},"messages":[]}`, strings.Repeat("x", maxPresized))
+	small := `{"threadId":"t","runId":"r","messages":[]}`
+	post := func(body string, announced bool) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if !announced {
+			req.ContentLength = -1
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	for range cap(largeReads) {
+		largeReads <- struct{}{} // every place taken
+	}
+	for _, announced := range []bool{true, false} {
+		if rec := post(large, announced); rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") != "5" ||
+			!strings.Contains(rec.Body.String(), "too-many-large-inputs") {
+			t.Errorf("a large input (announced %v) with every place taken: %d %v %s", announced, rec.Code, rec.Header(), rec.Body)
+		}
+		if rec := post(small, announced); rec.Code != http.StatusOK {
+			t.Errorf("a small input (announced %v) with every place taken: %d %s", announced, rec.Code, rec.Body)
+		}
+	}
+	for range cap(largeReads) {
+		<-largeReads
+	}
+	for _, announced := range []bool{true, false} {
+		if rec := post(large, announced); rec.Code != http.StatusOK || len(largeReads) != 0 {
+			t.Errorf("a large input (announced %v): %d, %d places held after", announced, rec.Code, len(largeReads))
+		}
 	}
 }

@@ -49,6 +49,7 @@ var bounds = []bound{
 	{row: "Activity entries", file: "app/core/model.go", find: constNamed("MaxActivity"), format: count},
 	{row: "a warning or failure text the page keeps", file: "app/core/rejection.go", find: constNamed("maxEvidence"), format: bytes},
 	{row: "a `RunAgentInput` the server reads", file: "server/input.go", find: constNamed("maxBody"), format: bytes},
+	{row: "inputs of over 16 KiB read at once", file: "server/input.go", find: constNamed("maxLargeReads"), format: count},
 	{row: "`threadId`, `runId`", file: "server/input.go", find: constNamed("maxID"), format: characters},
 	{row: "a request body's arrival, from the handler's start", file: "server/server.go", find: callArg("orDefault", "cfg.BodyTimeout", 1), format: duration},
 	{row: "a request's headers", file: "server/cmd/agent-analysis/serve.go", find: field("ReadHeaderTimeout"), format: duration},
