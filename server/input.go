@@ -238,8 +238,9 @@ func takeLargeRead() bool {
 	}
 }
 
-// counted is a body of unknown length, which takes one of largeReads once
-// more than maxPresized of its bytes have been read.
+// counted is a body that may be large, which takes one of largeReads once
+// more than maxPresized of its bytes have arrived: a client announcing a
+// large body and sending none holds no place.
 type counted struct {
 	io.Reader
 	n     int
@@ -277,26 +278,22 @@ func readBody(w http.ResponseWriter, rc *http.ResponseController, r *http.Reques
 	if r.Context().Err() != nil {
 		rc.SetReadDeadline(time.Now())
 	}
-	var body io.Reader = r.Body
-	if r.ContentLength < 0 || r.ContentLength > maxBody {
-		// Bounded, and the connection closed after a body too large. A
-		// body of a length announced within bounds needs no bound of
-		// ours: net/http reads no byte past it.
-		body = http.MaxBytesReader(w, r.Body, maxBody)
-	}
 	switch {
-	case r.ContentLength < 0:
-		c := &counted{Reader: body}
+	case r.ContentLength > maxBody:
+		// Refused before a byte is read; the connection closes.
+		w.Header().Set("Connection", "close")
+		return b[:0], false, &http.MaxBytesError{Limit: maxBody}
+	case r.ContentLength < 0 || r.ContentLength > maxPresized:
+		// Bounded (the connection closed after a body too large: a body
+		// of a length announced within bounds needs no bound of ours,
+		// net/http reads no byte past it), and given a place in
+		// largeReads once its bytes are past maxPresized.
+		c := &counted{Reader: http.MaxBytesReader(w, r.Body, maxBody)}
 		b, err = readAll(c, r.ContentLength, b)
 		return b, c.large, err
-	case r.ContentLength > maxPresized && r.ContentLength <= maxBody:
-		if !takeLargeRead() {
-			return b[:0], false, errLargeReads
-		}
-		large = true
 	}
-	b, err = readAll(body, r.ContentLength, b)
-	return b, large, err
+	b, err = readAll(r.Body, r.ContentLength, b)
+	return b, false, err
 }
 
 // readAll is io.ReadAll reusing b's storage (what b holds is dropped),

@@ -123,6 +123,16 @@ func TestLargeInputsAreReadAFewAtOnce(t *testing.T) {
 			t.Errorf("a small input (announced %v) with every place taken: %d %s", announced, rec.Code, rec.Body)
 		}
 	}
+	// A large body announced but not yet sent holds no place; one
+	// announced past the bound is refused before a byte is read.
+	req := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", iotest.ErrReader(io.ErrUnexpectedEOF))
+	req.Header.Set("Content-Type", "application/json")
+	req.ContentLength = maxBody + 1
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusRequestEntityTooLarge || rec.Header().Get("Connection") != "close" || len(largeReads) != cap(largeReads) {
+		t.Errorf("a body announced past the bound: %d %v", rec.Code, rec.Header())
+	}
 	for range cap(largeReads) {
 		<-largeReads
 	}
