@@ -142,6 +142,7 @@ func (run *reading) exchange(ctx context.Context) {
 	defer resp.Body.Close()
 	run.ex.Transport.Status, run.ex.Transport.ContentType = resp.StatusCode, resp.Header.Get("Content-Type")
 	run.ex.Transport.Answered = time.Since(run.start)
+	run.lastArrival = run.ex.Transport.Answered // a silence is measured from the answer's headers
 	stream, encoded := decoded(arrivals{resp.Body, run}, resp.Header.Get("Content-Encoding"))
 	resp.Body = struct {
 		io.Reader

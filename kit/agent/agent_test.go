@@ -401,6 +401,10 @@ func TestTheURLIsReportedWithoutSecrets(t *testing.T) {
 		"http://u:p%zz@agent.test#key":        "http://agent.test",
 		"not a URL\x7f?key=1":                 "not a URL\x7f",
 		"alice:s3cret@agent.example/agui?k=1": "agent.example/agui", // no scheme: "alice" would be one
+		"alice:s3/c?ret@agent.example/agui":   "agent.example/agui",
+		"http://alice:s3/cret@agent.test/x":   "http://agent.test/x", // does not parse: the port is "s3"
+		"http://[::1]:8080/x?key=1":           "http://[::1]:8080/x",
+		"http://agent.test/users/@me?k=1":     "http://agent.test/users/@me",
 		"localhost:8080/agui?api_key=s3cret":  "localhost:8080/agui",
 		"http://agent.example/":               "http://agent.example/",
 	} {

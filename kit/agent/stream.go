@@ -85,7 +85,6 @@ func corrupt(err error) bool {
 // checked, and a recording keeps all that was sent.
 func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Consumer) {
 	run.ctx = ctx
-	run.lastArrival = run.ex.Transport.Answered
 	watch := Watch
 	if run.ex.Transport.Binary() {
 		watch = WatchBinary

@@ -109,21 +109,25 @@ func Excerpt(body io.Reader, mediaType string) string {
 // RedactURL is a URL as reports show it: without its user info, query and
 // fragment, where secrets travel (a token, an API key). One that does not
 // parse, or has no host (user:password@host/path, typed without a scheme,
-// parses as scheme "user"), is cut at its first "?" or "#", and what would
-// be its host loses all up to its last "@".
+// parses as scheme "user"), loses all up to its last "@" when a ":" comes
+// before it (a password may hold "/", "?" or "#"), then is cut at its first
+// "?" or "#", and what would be its host loses all up to an "@" left.
 func RedactURL(raw string) string {
 	if u, err := url.Parse(raw); err == nil && u.Opaque == "" {
 		u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
 		return u.String()
 	}
-	cut, _, _ := strings.Cut(raw, "?")
-	cut, _, _ = strings.Cut(cut, "#")
-	scheme, rest, ok := strings.Cut(cut, "://")
+	scheme, rest, ok := strings.Cut(raw, "://")
 	if !ok {
-		scheme, rest = "", cut
+		scheme, rest = "", raw
 	} else {
 		scheme += "://"
 	}
+	if at := strings.LastIndex(rest, "@"); at >= 0 && strings.Contains(rest[:at], ":") {
+		rest = rest[at+1:] // cutting too much is the safe side
+	}
+	rest, _, _ = strings.Cut(rest, "?")
+	rest, _, _ = strings.Cut(rest, "#")
 	host, path, _ := strings.Cut(rest, "/")
 	return scheme + host[strings.LastIndex(host, "@")+1:] + strings.TrimSuffix("/"+path, "/")
 }
