@@ -143,7 +143,7 @@ func (run *reading) exchange(ctx context.Context) {
 	run.ex.Transport.Status, run.ex.Transport.ContentType = resp.StatusCode, resp.Header.Get("Content-Type")
 	run.ex.Transport.Answered = time.Since(run.start)
 	run.lastArrival = run.ex.Transport.Answered // a silence is measured from the answer's headers
-	stream, encoded := decoded(arrivals{resp.Body, run}, resp.Header.Get("Content-Encoding"))
+	stream, encoded := Decoded(arrivals{resp.Body, run}, resp.Header.Get("Content-Encoding"))
 	resp.Body = struct {
 		io.Reader
 		io.Closer

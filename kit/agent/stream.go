@@ -41,11 +41,11 @@ func (run *reading) fail(rule, format string, args ...any) {
 	run.ex.Failures = append(run.ex.Failures, rules.Failure{Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
-// decoded is body as sent before its Content-Encoding: Go's client
-// unzips a gzip answer itself unless the request set Accept-Encoding (a
-// -H may), and then it is unzipped here, as it is read; another encoding
-// is not read (encoded says so).
-func decoded(body io.Reader, encoding string) (_ io.Reader, encoded error) {
+// Decoded is body as sent before its Content-Encoding: a gzip body is
+// unzipped as it is read (Go's client unzips one itself unless the request
+// set Accept-Encoding, as a -H may; the proxy passes it as it came);
+// another encoding is not read (encoded says so).
+func Decoded(body io.Reader, encoding string) (_ io.Reader, encoded error) {
 	switch enc := strings.ToLower(strings.TrimSpace(encoding)); enc {
 	case "", "identity":
 		return body, nil
@@ -74,8 +74,8 @@ func (g *gunzip) Read(p []byte) (int, error) {
 	return g.z.Read(p)
 }
 
-// corrupt says whether err is gzip's finding that its stream is not gzip.
-func corrupt(err error) bool {
+// NotGzip says whether err is gzip's finding that its stream is not gzip.
+func NotGzip(err error) bool {
 	var flateErr flate.CorruptInputError
 	return errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.As(err, &flateErr)
 }
@@ -123,7 +123,7 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 	case w.Framing != nil:
 		run.ex.Failures = append(run.ex.Failures, *w.Framing)
 		run.ex.Truncated = ""
-	case corrupt(w.Err):
+	case NotGzip(w.Err):
 		run.fail(rules.Unjudged, "the answer is not the gzip it says it is: %v", w.Err)
 		run.ex.Truncated = ""
 	default:

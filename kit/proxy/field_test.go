@@ -3,6 +3,7 @@ package proxy_test
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"net"
@@ -182,4 +183,64 @@ func TestUpstreamUserInfo(t *testing.T) {
 		t.Errorf("Authorization %q, want the client's own", got)
 	}
 	th.next(t)
+}
+
+// A gzip stream is judged unzipped; a client that leaves on RUN_FINISHED
+// while the agent holds it open never gets gzip's trailer, which cuts
+// nothing it was sent; a body that is not the gzip it says is unjudged.
+func TestGzipStreams(t *testing.T) {
+	started, _ := proto.AppendFrame(nil, []byte(`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}`))
+	finished, _ := proto.AppendFrame(nil, []byte(`{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}`))
+	frames := slices.Concat(started, finished)
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", proto.MediaType)
+		w.Header().Set("Content-Encoding", "gzip")
+		if r.URL.Path == "/not-gzip" {
+			w.Write(frames)
+			return
+		}
+		z := gzip.NewWriter(w)
+		z.Write(frames)
+		z.Flush() // no trailer yet
+		http.NewResponseController(w).Flush()
+		if r.URL.Path == "/held" {
+			<-r.Context().Done()
+			return
+		}
+		z.Close()
+	})
+	th := start(t, proxy.Config{Upstream: up})
+	c := client(t)
+	for _, tt := range []struct{ path, want string }{
+		{"/", ""},
+		{"/held", ""},
+		{"/not-gzip", "unjudged: the answer is not the gzip it says it is"},
+	} {
+		ctx, leave := context.WithCancel(t.Context())
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, th.url+tt.path, bytes.NewReader(input))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.path == "/held" {
+			z, err := gzip.NewReader(resp.Body)
+			if err == nil {
+				_, err = io.ReadFull(z, make([]byte, len(frames)))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			io.Copy(io.Discard, resp.Body)
+		}
+		leave()
+		resp.Body.Close()
+		run := th.next(t)
+		if lines := strings.Join(run.Lines(true), "\n"); tt.want == "" && (!run.OK() || run.Cancelled != "" || run.Events != 2) ||
+			tt.want != "" && !strings.Contains(lines, tt.want) {
+			t.Errorf("%s: %s", tt.path, lines)
+		}
+	}
 }

@@ -2,7 +2,6 @@ package proxy
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/agui/proto"
@@ -67,6 +65,12 @@ type outcome struct {
 	bytes       int64
 	lastArrival time.Time
 	longestGap  time.Duration
+}
+
+// left says the client went away with every byte it was sent written:
+// not a shutdown, nor a client that stopped reading.
+func (o outcome) left() bool {
+	return o.write == nil && o.ctx != nil && !errors.Is(o.ctx, ErrShutdown)
 }
 
 func (p *Proxy) startJudging(r *http.Request, start time.Time) *judging {
@@ -140,8 +144,7 @@ func (j *judging) ended(o outcome) {
 		return
 	}
 	j.outcome = o
-	left := o.ctx != nil && !errors.Is(o.ctx, ErrShutdown) // the client, with every byte it was sent
-	if o.write == nil && (errors.Is(o.read, io.EOF) || left) {
+	if o.write == nil && errors.Is(o.read, io.EOF) || o.left() {
 		// What the client got ends here: the judge reads it as a stream's
 		// end, so that an event or frame it left half sent is a cut.
 		j.stream.close(io.EOF)
@@ -349,21 +352,12 @@ func (j *judging) readAnswer(a answer, in agui.Input, opts agui.Options) {
 		j.fail(rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream or %s: %s", a.header.Get("Content-Type"), proto.MediaType, agent.Excerpt(j.stream, mt))})
 		return
 	}
-	var body io.Reader = j.stream
-	switch enc := strings.ToLower(strings.TrimSpace(a.header.Get("Content-Encoding"))); enc {
-	case "", "identity":
-	case "gzip":
-		z, err := gzip.NewReader(j.stream)
-		if err != nil {
-			j.fail(rules.Failure{Rule: rules.Unjudged, Text: fmt.Sprintf("the gzip stream does not start as gzip: %v", err)})
-			return
-		}
-		defer z.Close()
-		body = z
-	default:
-		j.fail(rules.Failure{Rule: rules.Unjudged, Text: fmt.Sprintf("the stream is %s-encoded: the proxy judges identity and gzip streams only", enc)})
+	body, encoded := agent.Decoded(j.stream, a.header.Get("Content-Encoding"))
+	if encoded != nil {
+		j.fail(rules.Failure{Rule: rules.Unjudged, Text: encoded.Error()})
 		return
 	}
+	body = trailerless{body, j}
 	consumer, err := agui.NewConsumer(in, opts)
 	if err != nil {
 		j.fail(rules.Failure{Rule: rules.Input, Text: "the input cannot be judged against: " + err.Error()})
@@ -405,13 +399,16 @@ func (j *judging) readStream(body io.Reader, watch func(io.Reader, *agui.Consume
 	case w.Framing != nil:
 		j.fail(*w.Framing)
 		return
+	case agent.NotGzip(w.Err):
+		j.fail(rules.Failure{Rule: rules.Unjudged, Text: fmt.Sprintf("the answer is not the gzip it says it is: %v (the bytes all passed)", w.Err)})
+		return
 	case errors.Is(w.Err, errBehind):
 		j.fail(rules.Failure{Rule: rules.Unjudged, Text: fmt.Sprintf("the stream ran %d MiB ahead of the judge: judged its first %d events, the bytes all passed", MaxBacklog>>20, j.run.Events)})
 		return
 	case o.write != nil && errors.Is(o.write, os.ErrDeadlineExceeded):
 		j.fail(rules.Failure{Rule: rules.Stalled, Text: fmt.Sprintf("the client read nothing for %s: dropped after %d events, the agent's request cancelled", j.p.cfg.WriteTimeout, j.run.Events)})
 		return
-	case o.write == nil && o.ctx != nil && !errors.Is(o.ctx, ErrShutdown) && j.allEnded(w):
+	case o.left() && j.allEnded(w):
 		// The client left with every byte passed and every run ended, as
 		// one that closes on RUN_FINISHED does while the agent holds the
 		// stream open: it cancelled nothing, and the stream was judged
@@ -444,6 +441,24 @@ func (j *judging) readStream(body io.Reader, watch func(io.Reader, *agui.Consume
 	default:
 		j.fail(rules.Failure{Rule: rules.StreamBroken, Text: fmt.Sprintf("the connection broke after every run ended: %v", o.read)})
 	}
+}
+
+// trailerless is an unzipped stream that ends, without gzip's trailer,
+// where its client left: the trailer that never came cuts nothing the
+// client was sent.
+type trailerless struct {
+	io.Reader
+	j *judging
+}
+
+func (t trailerless) Read(p []byte) (int, error) {
+	n, err := t.Reader.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) { // the stream has closed: its outcome was set first
+		if t.j.outcome.left() {
+			err = io.EOF
+		}
+	}
+	return n, err
 }
 
 // allEnded says whether the stream had begun a run, ended every run it
