@@ -62,7 +62,7 @@ func decodeRunInput(w http.ResponseWriter, rc *http.ResponseController, r *http.
 	defer func() {
 		bodies.put(buf, body)
 		if large {
-			<-largeReads
+			largeReads.give()
 		}
 	}()
 	switch {
@@ -220,23 +220,14 @@ const maxPresized = 16 << 10
 // largeReads are the bodies of more than maxPresized bytes being read and
 // checked at once. Such a body (a resume carrying the client's state, the
 // one large input) holds up to maxBody a few times over until its input
-// is read; a crowd of them is turned away (503) rather than held.
-var largeReads = make(chan struct{}, maxLargeReads)
+// is read; a crowd of them is turned away (503) rather than held. They are
+// the process's, as the memory they bound is.
+var largeReads = newSlots(maxLargeReads)
 
 const maxLargeReads = 8
 
 // errLargeReads is a large body that found every one of largeReads taken.
 var errLargeReads = errors.New("too many large inputs at once")
-
-// takeLargeRead takes one of largeReads, if one is free.
-func takeLargeRead() bool {
-	select {
-	case largeReads <- struct{}{}:
-		return true
-	default:
-		return false
-	}
-}
 
 // counted is a body that may be large, which takes one of largeReads once
 // more than maxPresized of its bytes have arrived: a client announcing a
@@ -250,7 +241,7 @@ type counted struct {
 func (c *counted) Read(p []byte) (int, error) {
 	n, err := c.Reader.Read(p)
 	if c.n += n; c.n > maxPresized && !c.large {
-		if c.large = takeLargeRead(); !c.large {
+		if c.large = largeReads.take(); !c.large {
 			return n, errLargeReads
 		}
 	}

@@ -9,13 +9,14 @@ import (
 	"github.com/rs/cors"
 )
 
-// streamSlots caps the streams played at once. Each server.New has its own.
-type streamSlots chan struct{}
+// slots cap how many of a thing happen at once: the streams played (each
+// server.New has its own) and the large inputs read (largeReads).
+type slots chan struct{}
 
-func newStreamSlots(n int) streamSlots { return make(streamSlots, n) }
+func newSlots(n int) slots { return make(slots, n) }
 
 // take reserves a slot if one is free; the caller gives it back.
-func (s streamSlots) take() bool {
+func (s slots) take() bool {
 	select {
 	case s <- struct{}{}:
 		return true
@@ -24,7 +25,7 @@ func (s streamSlots) take() bool {
 	}
 }
 
-func (s streamSlots) give() { <-s }
+func (s slots) give() { <-s }
 
 // withCORS lets the listed origins call the API, preflight included, and
 // gives problem answers the same headers so a browser client can read

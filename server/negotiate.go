@@ -126,8 +126,12 @@ func specificity(rng, typ string) int {
 // acceptOf is a request's Accept, its field lines one list, as RFC 9110
 // (5.3) has a list field's lines read.
 func acceptOf(h http.Header) string {
-	if lines := h["Accept"]; len(lines) > 1 {
+	switch lines := h["Accept"]; len(lines) {
+	case 0:
+		return ""
+	case 1:
+		return lines[0]
+	default:
 		return strings.Join(lines, ", ")
 	}
-	return headerValue(h, "Accept")
 }

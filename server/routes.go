@@ -12,7 +12,7 @@ func routes(cfg Config) http.Handler {
 	cors := withCORS(cfg.CORSOrigins)
 	api := func(h http.Handler) http.Handler { return withVaryAccept(cors(h)) }
 	progress := withProgressDeadline(cfg.ProgressTimeout)
-	run := api(handleRun(cfg, newStreamSlots(cfg.MaxStreams)))
+	run := api(handleRun(cfg, newSlots(cfg.MaxStreams)))
 
 	mux := http.NewServeMux()
 	mux.Handle("POST /api/agent-analysis", run)

@@ -21,8 +21,8 @@ var (
 // handleRun answers POST /api/agent-analysis: a checked RunAgentInput gets
 // its scenario played as an AG-UI stream, SSE or binary as the request's
 // Accept says (negotiate.go); anything else a Problem.
-func handleRun(cfg Config, slots streamSlots) http.Handler {
-	rs := &runs{cfg: cfg, slots: slots, framed: newTemplates(cfg.Scripts)}
+func handleRun(cfg Config, streams slots) http.Handler {
+	rs := &runs{cfg: cfg, streams: streams, framed: newTemplates(cfg.Scripts)}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
 		req, p := decodeRunInput(w, rc, r, rs.cfg.BodyTimeout, rs.cfg.Scripts)
@@ -50,9 +50,9 @@ func withVaryAccept(next http.Handler) http.Handler {
 
 // runs answers the checked requests of one handleRun.
 type runs struct {
-	cfg    Config
-	slots  streamSlots
-	framed templates
+	cfg     Config
+	streams slots
+	framed  templates
 }
 
 // serve answers a checked request: its scenario's stream, or the problem
@@ -78,14 +78,14 @@ func (rs *runs) serve(w http.ResponseWriter, r *http.Request, rc *http.ResponseC
 	if len(req.Warnings) > 0 {
 		addLogAttrs(w, slog.Any("inputWarnings", req.Warnings))
 	}
-	if !rs.slots.take() {
+	if !rs.streams.take() {
 		addLogAttrs(w, slog.String("end", "over-capacity"))
 		w.Header().Set("Retry-After", "5")
 		writeProblem(w, problem(http.StatusServiceUnavailable, "too-many-streams", "Too many streams",
-			fmt.Sprintf("This server plays at most %d streams at once; retry shortly.", cap(rs.slots))))
+			fmt.Sprintf("This server plays at most %d streams at once; retry shortly.", cap(rs.streams))))
 		return
 	}
-	defer rs.slots.give()
+	defer rs.streams.give()
 
 	setHeaders(w.Header(), streamHeaders)
 	w.Header()["Content-Type"] = contentTypeOf[wire]
