@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"time"
@@ -144,11 +143,7 @@ func (run *reading) exchange(ctx context.Context) {
 	run.ex.Transport.Answered = time.Since(run.start)
 	run.lastArrival = run.ex.Transport.Answered // a silence is measured from the answer's headers
 	stream, encoded := Decoded(arrivals{resp.Body, run}, resp.Header.Get("Content-Encoding"))
-	resp.Body = struct {
-		io.Reader
-		io.Closer
-	}{stream, resp.Body}
-	if f := checkAnswer(resp); f != nil {
+	if f := checkAnswer(resp, stream); f != nil {
 		run.ex.Failures = append(run.ex.Failures, *f)
 		return
 	}

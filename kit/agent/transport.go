@@ -69,18 +69,18 @@ func round(d time.Duration) time.Duration {
 }
 
 // checkAnswer is why an answer is not an event stream to read: a status
-// other than 2xx, or another content type. It reads a little of the body
-// to say what came instead.
-func checkAnswer(resp *http.Response) *rules.Failure {
+// other than 2xx, or another content type. It reads a little of body (the
+// answer's, unzipped) to say what came instead.
+func checkAnswer(resp *http.Response, body io.Reader) *rules.Failure {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
 		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, a redirect to %q: AG-UI posts once, so point the URL at the endpoint itself",
 			resp.Status, RedactURL(resp.Header.Get("Location")))}
 	case resp.StatusCode < 200 || resp.StatusCode >= 300:
-		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, not 2xx: %s", resp.Status, Excerpt(resp.Body, mt))}
+		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, not 2xx: %s", resp.Status, Excerpt(body, mt))}
 	case mt != "text/event-stream" && mt != proto.MediaType:
-		return &rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream or %s: %s", resp.Header.Get("Content-Type"), proto.MediaType, Excerpt(resp.Body, mt))}
+		return &rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream or %s: %s", resp.Header.Get("Content-Type"), proto.MediaType, Excerpt(body, mt))}
 	}
 	return nil
 }
