@@ -50,7 +50,10 @@ func continuationFor(in agui.Input, s script.Script, now time.Time) (*script.Con
 		pending.Interrupts[n] = i
 	}
 	var re *agui.ResumeError
-	if err := pending.Check(in, now); errors.As(err, &re) { // Check's only error
+	// A recording's resume is judged at the moment its stream ended: the
+	// server cannot know when it played the run to this client
+	// (script.Script.ResumeClock).
+	if err := pending.Check(in, s.ResumeClock(now)); errors.As(err, &re) { // Check's only error
 		return nil, refused(re.Field, re.Reason)
 	}
 	unbound := make([]agui.Answer, len(answers))

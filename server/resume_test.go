@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +19,7 @@ import (
 	"github.com/agent-analysis/agent-analysis/fixtures"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 	"github.com/agent-analysis/agent-analysis/server"
+	"github.com/agent-analysis/agent-analysis/server/library"
 )
 
 // resumeBody is a RunAgentInput that resumes a scenario's interrupted run
@@ -256,5 +259,46 @@ func TestWithoutResumeTheFirstRunPlays(t *testing.T) {
 	got, err := readEvents(rec.Body)
 	if err != nil || rec.Code != 200 || len(got) != 8 || !strings.Contains(describe(got[7]), `"id":"rollback-api@t1"`) {
 		t.Errorf("%d %v %q", rec.Code, err, got)
+	}
+}
+
+// A recording made long ago plays as it was recorded: its interrupt
+// expires as long after the played stream as after the recorded one, and
+// the resume it recorded, sent in time then, is taken.
+func TestARecordingsInterruptExpiresAsRecorded(t *testing.T) {
+	dir := t.TempDir()
+	const rec = `{"recordedAt": "2020-01-01T00:00:00Z", "stream": [
+	  {"afterMs": 0, "event": {"type": "RUN_STARTED", "threadId": "thread-1", "runId": "run-1"}},
+	  {"afterMs": 1000, "event": {"type": "RUN_FINISHED", "threadId": "thread-1", "runId": "run-1", "outcome": {"type": "interrupt",
+	    "interrupts": [{"id": "interrupt-1", "reason": "confirmation", "expiresAt": "2020-01-01T00:01:00Z"}]}}}],
+	 "continuations": [{"name": "yes", "when": [{"interruptId": "interrupt-1", "status": "resolved"}], "stream": [
+	  {"afterMs": 0, "event": {"type": "RUN_STARTED", "threadId": "thread-1", "runId": "run-2"}},
+	  {"afterMs": 0, "event": {"type": "RUN_FINISHED", "threadId": "thread-1", "runId": "run-2"}}]}]}`
+	if err := os.WriteFile(filepath.Join(dir, "recorded.json"), []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := library.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := server.New(server.Config{NoDelay: true, Scripts: lib})
+	before := time.Now()
+	first := post(h, `{"threadId":"t1","runId":"r1","messages":[],"forwardedProps":{"scenario":"recorded"}}`)
+	after := time.Now()
+	var finished struct {
+		Outcome struct{ Interrupts []struct{ ExpiresAt time.Time } }
+	}
+	events := strings.Split(strings.TrimSpace(first.Body.String()), "\n\n")
+	if first.Code != http.StatusOK || len(events) != 2 || json.Unmarshal([]byte(strings.TrimPrefix(events[1], "data: ")), &finished) != nil ||
+		len(finished.Outcome.Interrupts) != 1 {
+		t.Fatalf("%d\n%s", first.Code, first.Body)
+	}
+	// A minute after the request, less the second the shift is cut to.
+	if at := finished.Outcome.Interrupts[0].ExpiresAt; at.Before(before.Add(time.Minute-time.Second)) || at.After(after.Add(time.Minute)) {
+		t.Errorf("expires at %v; asked at %v", at, before)
+	}
+	resumed := post(h, resumeBody("t1", "r2", "recorded", `[{"interruptId":"interrupt-1@t1","status":"resolved","payload":true}]`))
+	if resumed.Code != http.StatusOK || !strings.Contains(resumed.Body.String(), `"runId":"r2"}`) {
+		t.Errorf("the resume: %d\n%s", resumed.Code, resumed.Body)
 	}
 }

@@ -140,13 +140,17 @@ type template struct {
 }
 
 // templates are every script's, by name; a script whose template failed
-// its check has none.
+// its check has none, and neither has a recording whose interrupts expire:
+// their times are made for each request (script.Script.ServedAt).
 type templates map[string]template
 
 func newTemplates(scripts *library.Library) templates {
 	out := templates{}
 	for _, name := range scripts.Names() {
 		s, _ := scripts.Lookup(name)
+		if s.Expires() {
+			continue
+		}
 		if frames, ok := newTemplate(s); ok {
 			out[name] = template{frames, encodeBinary(frames, escapedIDs(placeholderThread, placeholderRun))}
 		}
@@ -162,11 +166,12 @@ func (t templates) forRequest(scripts *library.Library, req runInput) ([]frame, 
 		return tp.frames, escapedIDs(req.ThreadID, req.RunID), tp.binary
 	}
 	s, _ := scripts.Lookup(req.Scenario) // decodeRunInput checked it exists
-	var frames []frame
+	var sent []script.Frame
 	if req.Continuation != nil {
-		frames = framesOf(s.Continue(*req.Continuation, req.ThreadID, req.RunID))
+		sent = s.Continue(*req.Continuation, req.ThreadID, req.RunID)
 	} else {
-		frames = framesOf(s.ForRequest(req.ThreadID, req.RunID))
+		sent = s.ForRequest(req.ThreadID, req.RunID)
 	}
+	frames := framesOf(s.ServedAt(sent, time.Now()))
 	return frames, ids{}, encodeBinary(frames, ids{})
 }

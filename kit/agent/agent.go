@@ -112,7 +112,8 @@ func Run(ctx context.Context, r Request) Exchange {
 		timer := time.AfterFunc(r.Stop.After, func() { stop(errStopped) })
 		defer timer.Stop()
 	}
-	run := &reading{Request: r, ex: Exchange{Transport: Transport{URL: RedactURL(r.URL)}}, start: time.Now(), timeout: timeout, stop: stop}
+	start := time.Now()
+	run := &reading{Request: r, ex: Exchange{Transport: Transport{URL: RedactURL(r.URL), Sent: start}}, start: start, timeout: timeout, stop: stop}
 	run.exchange(ctx)
 	if run.ex.Transport.Took == 0 { // no stream was read, which sets it at its end
 		run.ex.Transport.Took = time.Since(run.start)

@@ -50,8 +50,12 @@ func streaming(body string) http.HandlerFunc {
 }
 
 func TestANormalRunIsMeasuredAndKept(t *testing.T) {
-	ex := Run(t.Context(), Request{URL: servertest.Ours(t), Input: demo(t, "normal"), Keep: true})
+	url, before := servertest.Ours(t), time.Now()
+	ex := Run(t.Context(), Request{URL: url, Input: demo(t, "normal"), Keep: true})
 	tr := ex.Transport
+	if tr.Sent.Before(before) || tr.Sent.After(before.Add(tr.Took)) {
+		t.Errorf("sent at %v, asked at %v, took %v", tr.Sent, before, tr.Took)
+	}
 	if len(ex.Failures) != 0 || ex.Violation != nil || ex.Truncated != "" || len(ex.Warnings) != 0 || len(ex.Notes) != 0 {
 		t.Fatalf("%+v", ex)
 	}

@@ -22,6 +22,7 @@ type Transport struct {
 	ContentType string // as the answer said it
 	Events      int
 	Comments    int           // SSE comment lines: keep-alives
+	Sent        time.Time     // when the request was sent; what follows is measured from it
 	Answered    time.Duration // from sending the request to the answer's headers
 	LongestGap  time.Duration // the longest time no byte arrived, from the answer's headers to the stream's end
 	Took        time.Duration // the whole exchange: from sending the request to the stream's end

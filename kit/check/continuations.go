@@ -87,7 +87,7 @@ func resume(s script.Script, main Replay, c script.Continuation) (Replay, *rules
 	}
 	stream := script.Script{Name: c.Name, Frames: c.Frames}
 	_, run := firstRun(stream)
-	in, err := main.Pending.Resume(base, run, answersOf(c, main.Pending.Interrupts), time.Now())
+	in, err := main.Pending.Resume(base, run, answersOf(c, main.Pending.Interrupts), s.ResumeClock(time.Now()))
 	if err != nil {
 		f := refused(err)
 		return Replay{}, &f

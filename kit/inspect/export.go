@@ -18,8 +18,8 @@ import (
 // capture (SSE, as curl -N writes it), and as the check command that asks
 // the agent for the same run again.
 
-// Script is a run's kept events as a script, with the input it was sent
-// and the waits between its frames. It fails for a run whose events are
+// Script is a run's kept events as a script, with the input it was sent,
+// the waits between its frames and, for a live run, when it was sent. It fails for a run whose events are
 // not all JSON: a capture holds those.
 func (s *Store) Script(id string) ([]byte, bool, error) {
 	d, events, ok := s.snapshot(id)
@@ -27,6 +27,9 @@ func (s *Store) Script(id string) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	sc := script.Script{Name: d.Name, Frames: frames(events)}
+	if d.Source == "live" { // its frames' times are measured from the request's
+		sc.RecordedAt = d.Started.UTC().Truncate(time.Millisecond)
+	}
 	if json.Valid([]byte(d.Input)) {
 		sc.Input = json.RawMessage(d.Input)
 	}

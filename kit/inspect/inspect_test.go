@@ -136,6 +136,10 @@ func TestTheOfflineViewIsTheLiveView(t *testing.T) {
 			if !ok || err != nil {
 				t.Fatalf("script: %v %v", ok, err)
 			}
+			// A live run's times are measured from its request's.
+			if parsed, err := script.Parse(sc, name); err != nil || !parsed.RecordedAt.Equal(liveRun.Started.UTC().Truncate(time.Millisecond)) {
+				t.Errorf("recordedAt %v, the run started %v (%v)", parsed.RecordedAt, liveRun.Started, err)
+			}
 			fromScript := inspect.NewStore(0)
 			if said := fromScript.LoadData(name+".json", sc); said != nil {
 				t.Fatalf("the script: %v", said)

@@ -506,7 +506,7 @@ func (j *judging) finish() {
 	}
 	j.ref.runID = j.run.RunID
 	if j.keep && len(j.frames) > 0 {
-		j.p.log(&j.run, j.frames)
+		j.p.log(&j.run, j.start, j.frames)
 	}
 	j.p.count(j.run)
 	if j.watcher != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agent-analysis/agent-analysis/internal/atomicfile"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
@@ -25,10 +26,10 @@ func LogPath(path string, n int) string {
 
 // log writes a run as a script, as record does (record.Script: the input
 // sent, every frame with its delay, the agent's generated ids replaced by
-// stable placeholders), whole or not at all.
-func (p *Proxy) log(r *Run, frames []script.Frame) {
+// stable placeholders, the time the request came), whole or not at all.
+func (p *Proxy) log(r *Run, came time.Time, frames []script.Frame) {
 	ex := agent.Exchange{Sent: r.sent, Frames: frames}
-	ex.Transport.Events = r.Events
+	ex.Transport.Events, ex.Transport.Sent = r.Events, came
 	s, err := record.Script(ex, p.cfg.Upstream)
 	if err != nil {
 		r.Notes = append(r.Notes, "not logged: "+err.Error())

@@ -19,6 +19,7 @@ import (
 	"github.com/agent-analysis/agent-analysis/kit/check"
 	"github.com/agent-analysis/agent-analysis/kit/proxy"
 	"github.com/agent-analysis/agent-analysis/kit/rules"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 	"github.com/agent-analysis/agent-analysis/server"
 	"github.com/agent-analysis/agent-analysis/server/library"
 )
@@ -301,8 +302,12 @@ func TestLog(t *testing.T) {
 	th := start(t, proxy.Config{Upstream: direct + "/api/agent-analysis", Log: path})
 	c := client(t)
 	for _, scenario := range []string{"normal", "events-after-finish"} {
+		before := time.Now().Truncate(time.Millisecond)
 		post(t, c, th.url, []byte(`{"threadId":"t1","runId":"r1","messages":[],"forwardedProps":{"scenario":"`+scenario+`"}}`))
 		run := th.next(t)
+		if s, err := script.ReadFile(run.Logged); err != nil || s.RecordedAt.Before(before) || s.RecordedAt.After(time.Now()) {
+			t.Errorf("%s: recordedAt %v, asked at %v (%v)", scenario, s.RecordedAt, before, err)
+		}
 		want := proxy.LogPath(path, map[string]int{"normal": 1, "events-after-finish": 2}[scenario])
 		if run.Logged != want {
 			t.Fatalf("%s logged to %q, want %q", scenario, run.Logged, want)

@@ -98,8 +98,9 @@ type Recording struct {
 }
 
 // Script is a run as a script: the input sent and every frame, ids
-// replaced, delays to the millisecond. from is the agent's URL, which the
-// description names without its secrets (agent.RedactURL).
+// replaced, delays to the millisecond, and when it was sent
+// (script.Script.RecordedAt), when the exchange says. from is the agent's
+// URL, which the description names without its secrets (agent.RedactURL).
 func Script(ex agent.Exchange, from string) (Recording, error) {
 	if ex.Transport.Events == 0 {
 		return Recording{}, errors.New("the agent sent no event")
@@ -117,6 +118,9 @@ func Script(ex agent.Exchange, from string) (Recording, error) {
 		return Recording{}, err
 	}
 	s := script.Script{Description: "Recorded from " + agent.RedactURL(from) + ".", Input: input, Frames: steps}
+	if !ex.Transport.Sent.IsZero() {
+		s.RecordedAt = ex.Transport.Sent.UTC().Truncate(time.Millisecond)
+	}
 	return Recording{s, m}, nil
 }
 

@@ -29,8 +29,14 @@ func TestScriptOfAnExchange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(s.Input) != `{"threadId":"thread-1","runId":"run-1","messages":[]}` || s.Description != "Recorded from http://agent.test/run." {
-		t.Errorf("%s %q", s.Input, s.Description)
+	if string(s.Input) != `{"threadId":"thread-1","runId":"run-1","messages":[]}` || s.Description != "Recorded from http://agent.test/run." || !s.RecordedAt.IsZero() {
+		t.Errorf("%s %q %v", s.Input, s.Description, s.RecordedAt)
+	}
+	// When it was sent, if the exchange says: to the millisecond, in UTC.
+	ex := exchange(script.Frame{Event: []byte(`{"type":"RUN_STARTED","threadId":"T","runId":"R"}`)})
+	ex.Transport.Sent = time.Date(2026, 12, 7, 23, 0, 0, 1_999_999, time.FixedZone("CET", 3600))
+	if s, err := Script(ex, "http://agent.test/run"); err != nil || s.RecordedAt != time.Date(2026, 12, 7, 22, 0, 0, 1_000_000, time.UTC) {
+		t.Errorf("recordedAt %v: %v", s.RecordedAt, err)
 	}
 	want := []struct {
 		after time.Duration

@@ -34,6 +34,9 @@ func (s Script) Encode() ([]byte, error) {
 	if s.Description != "" {
 		member("description", quote(s.Description))
 	}
+	if !s.RecordedAt.IsZero() {
+		member("recordedAt", quote(s.RecordedAt.UTC().Format(time.RFC3339Nano)))
+	}
 	if s.Peer != "" {
 		member("client", append(append([]byte(`{"maxProtocolVersion":`), quote(s.Peer)...), '}'))
 	}

@@ -82,13 +82,15 @@ type step struct {
 // duplicate names and invalid UTF-8 are accepted, as a stream may hold
 // them. The work is linear in doc's size, however deep it nests.
 func EachID(doc []byte, found func(ID)) error {
-	if err := eachID(doc, found); err != nil {
+	if err := eachString(doc, kindAt, found); err != nil {
 		return fmt.Errorf("not JSON: %v", err)
 	}
 	return nil
 }
 
-func eachID(doc []byte, found func(ID)) error {
+// eachString calls found with every string in doc that kindOf, given
+// the place it sits, calls a kind (not ""), down to idDepth.
+func eachString(doc []byte, kindOf func([]step) string, found func(ID)) error {
 	dec := jsontext.NewDecoder(bytes.NewReader(doc), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var path [idDepth]step // the containers down to the next token, as deep as an id sits
 	for {
@@ -116,7 +118,7 @@ func eachID(doc []byte, found func(ID)) error {
 			if err != nil {
 				return err
 			}
-			if kind := kindAt(path[:depth]); kind != "" {
+			if kind := kindOf(path[:depth]); kind != "" {
 				end := int(dec.InputOffset())
 				found(ID{Kind: kind, Name: path[depth-1].name, Depth: depth, Start: end - len(value), End: end})
 			}

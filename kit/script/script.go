@@ -35,6 +35,10 @@ type Script struct {
 	Peer        string          // client.maxProtocolVersion: the producer is older than 1.0
 	Frames      []Frame
 	Expect      json.RawMessage // what a 1.0 consumer must end with; nil if not said
+	// RecordedAt is when a recording's request was sent ("recordedAt",
+	// which record writes); zero for a script written by hand. A replay
+	// keeps the recording's times where they stood (recorded.go).
+	RecordedAt time.Time
 	// Continuations are how its interrupted run goes on when resumed
 	// (continuation.go); none for most scripts.
 	Continuations []Continuation
@@ -177,6 +181,8 @@ func parseObject(d Doc, members []Member, name string) (Script, error) {
 			}
 		case "description":
 			s.Description, err = d.Text(*m)
+		case "recordedAt":
+			s.RecordedAt, err = readTime(d, *m)
 		case "input":
 			switch m.Value.Kind() {
 			case 'n':
@@ -220,6 +226,19 @@ func parseObject(d Doc, members []Member, name string) (Script, error) {
 		}
 	}
 	return s, nil
+}
+
+// readTime reads an RFC 3339 date-time.
+func readTime(d Doc, m Member) (time.Time, *Error) {
+	text, err := d.Text(m)
+	if err != nil {
+		return time.Time{}, err
+	}
+	t, perr := time.Parse(time.RFC3339Nano, text)
+	if perr != nil {
+		return time.Time{}, d.ErrorAt(m.At, "%s must be an RFC 3339 date-time, such as 2026-12-07T22:00:00Z", m.Name)
+	}
+	return t, nil
 }
 
 // readClient reads "client": {"maxProtocolVersion": "…"}, the version of
