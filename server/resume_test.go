@@ -286,7 +286,9 @@ func TestARecordingsInterruptExpiresAsRecorded(t *testing.T) {
 	first := post(h, `{"threadId":"t1","runId":"r1","messages":[],"forwardedProps":{"scenario":"recorded"}}`)
 	after := time.Now()
 	var finished struct {
-		Outcome struct{ Interrupts []struct{ ExpiresAt time.Time } }
+		Outcome struct {
+			Interrupts []struct{ ExpiresAt time.Time }
+		}
 	}
 	events := strings.Split(strings.TrimSpace(first.Body.String()), "\n\n")
 	if first.Code != http.StatusOK || len(events) != 2 || json.Unmarshal([]byte(strings.TrimPrefix(events[1], "data: ")), &finished) != nil ||
