@@ -441,6 +441,10 @@ func TestHeadersAsCurlSendsThem(t *testing.T) {
 		case "gzip, corrupt":
 			w.Header().Set("Content-Encoding", "gzip")
 			io.WriteString(w, normal) // not gzip at all
+		case "gzip, refused":
+			w.Header().Set("Content-Encoding", "gzip")
+			w.WriteHeader(http.StatusBadGateway)
+			io.WriteString(w, "upstream down") // not gzip either
 		case "br":
 			w.Header().Set("Content-Encoding", "br")
 			io.WriteString(w, "\x0b\x02\x80not brotli")
@@ -459,6 +463,10 @@ func TestHeadersAsCurlSendsThem(t *testing.T) {
 	ex = Run(t.Context(), Request{URL: url, Input: in, Header: http.Header{"Accept-Encoding": {"gzip, corrupt"}}})
 	if len(ex.Failures) != 1 || ex.Failures[0].Rule != rules.Unjudged || !strings.Contains(ex.Failures[0].Text, "not the gzip it says") {
 		t.Errorf("a stream that is not the gzip it says: %+v %q %d", ex.Failures, ex.Truncated, ex.Transport.Events)
+	}
+	ex = Run(t.Context(), Request{URL: url, Input: in, Header: http.Header{"Accept-Encoding": {"gzip, refused"}}})
+	if len(ex.Failures) != 1 || ex.Failures[0].Text != "the agent answered 502 Bad Gateway, not 2xx: a body that is not the gzip it says it is" {
+		t.Errorf("a refusal that is not the gzip it says: %+v", ex.Failures)
 	}
 	ex = Run(t.Context(), Request{URL: url, Input: in, Header: http.Header{"Accept-Encoding": {"br"}}})
 	if len(ex.Failures) != 1 || ex.Failures[0].Rule != rules.Unjudged || !strings.Contains(ex.Failures[0].Text, "br-encoded") {

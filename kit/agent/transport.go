@@ -87,10 +87,18 @@ func checkAnswer(resp *http.Response, body io.Reader) *rules.Failure {
 }
 
 // Excerpt is what a body that is not a stream says: a problem's title and
-// detail, or else its first 120 characters, white space collapsed. It
-// reads 4 KiB at most.
+// detail, or else its first 120 characters, white space collapsed; or
+// why it could not be read, when nothing of it could. It reads 4 KiB at
+// most.
 func Excerpt(body io.Reader, mediaType string) string {
-	head, _ := io.ReadAll(io.LimitReader(body, 4<<10))
+	head, err := io.ReadAll(io.LimitReader(body, 4<<10))
+	switch {
+	case len(head) > 0:
+	case NotGzip(err):
+		return "a body that is not the gzip it says it is"
+	case err != nil:
+		return "an unreadable body (" + err.Error() + ")"
+	}
 	if strings.HasSuffix(mediaType, "json") {
 		var p struct{ Title, Detail string }
 		if json.Unmarshal(head, &p) == nil && (p.Detail != "" || p.Title != "") {

@@ -187,7 +187,8 @@ func TestUpstreamUserInfo(t *testing.T) {
 
 // A gzip stream is judged unzipped; a client that leaves on RUN_FINISHED
 // while the agent holds it open never gets gzip's trailer, which cuts
-// nothing it was sent; a body that is not the gzip it says is unjudged.
+// nothing it was sent; a body that is not the gzip it says is unjudged. A
+// refused answer is quoted unzipped, or said not to be the gzip it says.
 func TestGzipStreams(t *testing.T) {
 	started, _ := proto.AppendFrame(nil, []byte(`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}`))
 	finished, _ := proto.AppendFrame(nil, []byte(`{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}`))
@@ -196,8 +197,21 @@ func TestGzipStreams(t *testing.T) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", proto.MediaType)
 		w.Header().Set("Content-Encoding", "gzip")
-		if r.URL.Path == "/not-gzip" {
+		switch r.URL.Path {
+		case "/not-gzip":
 			w.Write(frames)
+			return
+		case "/refused":
+			w.Header().Set("Content-Type", "application/problem+json")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			z := gzip.NewWriter(w)
+			z.Write([]byte(`{"title":"Overloaded","detail":"Try again in a minute."}`))
+			z.Close()
+			return
+		case "/refused-not-gzip":
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(http.StatusInternalServerError)
+			w.Write([]byte("boom: the model is down"))
 			return
 		}
 		z := gzip.NewWriter(w)
@@ -216,6 +230,8 @@ func TestGzipStreams(t *testing.T) {
 		{"/", ""},
 		{"/held", ""},
 		{"/not-gzip", "unjudged: the answer is not the gzip it says it is"},
+		{"/refused", "the agent answered 503 Service Unavailable, not 2xx: Overloaded Try again in a minute."},
+		{"/refused-not-gzip", "the agent answered 500 Internal Server Error, not 2xx: a body that is not the gzip it says it is"},
 	} {
 		ctx, leave := context.WithCancel(t.Context())
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, th.url+tt.path, bytes.NewReader(input))

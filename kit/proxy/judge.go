@@ -340,20 +340,21 @@ func (j *judging) noAnswer(a answer) {
 func (j *judging) readAnswer(a answer, in agui.Input, opts agui.Options) {
 	defer j.stream.stop()
 	mt, _, _ := mime.ParseMediaType(a.header.Get("Content-Type"))
+	// Unzipped as it is read: an answer refused below is quoted unzipped
+	// too, as check -url quotes it.
+	body, encoded := agent.Decoded(j.stream, a.header.Get("Content-Encoding"))
 	switch {
 	case a.status >= 300 && a.status < 400:
 		j.fail(rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, a redirect to %q: passed to the client, not followed (AG-UI posts once)",
 			a.status, http.StatusText(a.status), agent.RedactURL(a.header.Get("Location")))})
 		return
 	case a.status < 200 || a.status >= 300:
-		j.fail(rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, not 2xx: %s", a.status, http.StatusText(a.status), agent.Excerpt(j.stream, mt))})
+		j.fail(rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %d %s, not 2xx: %s", a.status, http.StatusText(a.status), agent.Excerpt(body, mt))})
 		return
 	case mt != "text/event-stream" && mt != proto.MediaType:
-		j.fail(rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream or %s: %s", a.header.Get("Content-Type"), proto.MediaType, agent.Excerpt(j.stream, mt))})
+		j.fail(rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream or %s: %s", a.header.Get("Content-Type"), proto.MediaType, agent.Excerpt(body, mt))})
 		return
-	}
-	body, encoded := agent.Decoded(j.stream, a.header.Get("Content-Encoding"))
-	if encoded != nil {
+	case encoded != nil:
 		j.fail(rules.Failure{Rule: rules.Unjudged, Text: encoded.Error()})
 		return
 	}
