@@ -128,8 +128,9 @@ func checkFlags(set *flag.FlagSet) work {
 }
 
 // checkLive asks for each run and judges it; a run that ends interrupted
-// is answered as answer says, and the run that resumes it judged too. A
-// run stopped (stop) is followed by one more on its thread.
+// is answered as answer says, and the run that resumes it judged too. Any
+// other run asked with a stop (stop) is followed by one more on its
+// thread, as a client asks for after its user pressed Stop.
 func checkLive(ctx context.Context, runs []liveRun, answer *agent.Answer, stop *agent.Stop, hint func(thread string) string) []check.Result {
 	var results []check.Result
 	for _, r := range runs {
@@ -147,7 +148,8 @@ func checkLive(ctx context.Context, runs []liveRun, answer *agent.Answer, stop *
 		if ctx.Err() != nil {
 			break // Ctrl-C: the run it cut says so; no other is asked for
 		}
-		if stop != nil {
+		answered := ex.Interrupted != nil && answer != nil // the run ended, interrupted, before any stop
+		if stop != nil && !answered {
 			again := agent.AfterStop(ctx, r.request)
 			res := check.Live(r.name+"/after-stop", again)
 			res.Notes = append(res.Notes, fmt.Sprintf("the run a client asks for after its user pressed Stop: the same input on thread %q, a fresh run id", r.request.Input.ThreadID))
@@ -157,7 +159,7 @@ func checkLive(ctx context.Context, runs []liveRun, answer *agent.Answer, stop *
 			}
 			continue
 		}
-		if ex.Interrupted == nil || answer == nil {
+		if !answered {
 			continue
 		}
 		resumed := agent.Resume(ctx, r.request, ex, *answer)

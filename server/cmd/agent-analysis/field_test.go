@@ -32,11 +32,13 @@ func report(t *testing.T, args ...string) (checkReport, error) {
 type checkReport struct {
 	Passed, Failed int
 	Results        []struct {
-		Name     string
-		OK       bool
-		Stopped  string
-		Notes    []string
-		Failures []struct{ Rule, Text, Page string }
+		Name        string
+		OK          bool
+		Stopped     string
+		Interrupted string
+		Continues   string
+		Notes       []string
+		Failures    []struct{ Rule, Text, Page string }
 	}
 }
 
@@ -72,6 +74,20 @@ func TestCheckCancelAfter(t *testing.T) {
 				t.Errorf("the run after the stop: %+v", again)
 			}
 		})
+	}
+}
+
+// A run that ends interrupted before the stop is answered, as without
+// -cancel-after, and the run that resumes it judged: there was nothing
+// left to stop.
+func TestCheckCancelAfterTheInterrupt(t *testing.T) {
+	r, err := report(t, "-url", servertest.Ours(t), "-scenario", "approval", "-cancel-after", "50", "-answer", "approve")
+	if err != nil || len(r.Results) != 2 {
+		t.Fatalf("%v: %+v", err, r)
+	}
+	first, resumed := r.Results[0], r.Results[1]
+	if !first.OK || first.Interrupted == "" || first.Stopped != "" || resumed.Name != "approval/approved" || !resumed.OK || resumed.Continues != "approval" {
+		t.Errorf("%+v\n%+v", first, resumed)
 	}
 }
 
