@@ -85,7 +85,8 @@ func TestSSEReaderNamesALongComment(t *testing.T) {
 }
 
 // OnLine sees every line, blank ones and comments included, before the
-// event they belong to is returned.
+// event they belong to is returned; what the stream ends with after its
+// last line end is no line, and Cut holds it.
 func TestOnLineSeesEveryLineInOrder(t *testing.T) {
 	r := NewReader(iotest.OneByteReader(strings.NewReader("\uFEFF: hi\r\nevent: x\ndata: a\n\ndata: b")), 1024)
 	var seen []string
@@ -94,8 +95,20 @@ func TestOnLineSeesEveryLineInOrder(t *testing.T) {
 	if err != nil || string(data) != "a" || strings.Join(seen, "|") != ": hi|event: x|data: a|" {
 		t.Fatalf("%q %v, lines %q", data, err, seen)
 	}
-	if _, err := r.Next(); !errors.Is(err, io.EOF) || seen[len(seen)-1] != "data: b" {
-		t.Errorf("%v, lines %q", err, seen)
+	if _, err := r.Next(); !errors.Is(err, io.EOF) || len(seen) != 4 || string(r.Cut()) != "data: b" {
+		t.Errorf("%v, lines %q, cut %q", err, seen, r.Cut())
+	}
+	// A stream that ends at a line end, a lone CR's included, cuts nothing.
+	for _, stream := range []string{"data: a\n\n", "data: a\n\n: x\r", ""} {
+		r := NewReader(strings.NewReader(stream), 1024)
+		for {
+			if _, err := r.Next(); err != nil {
+				break
+			}
+		}
+		if r.Cut() != nil {
+			t.Errorf("%q: cut %q", stream, r.Cut())
+		}
 	}
 }
 

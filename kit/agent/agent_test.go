@@ -258,6 +258,19 @@ func TestFraming(t *testing.T) {
 		!strings.Contains(ex.Truncated, "no terminal event") {
 		t.Errorf("cut short: %+v %q", ex.Failures, ex.Truncated)
 	}
+	// So is one cut inside a line, a field's name included: what follows
+	// the last line end is no line, and names no field.
+	for rest, says := range map[string]string{"dat": "0 data line(s) and 3 bytes of a line with no end", "data: " + finished[:9]: "0 data line(s) and 15 bytes of a line"} {
+		ex = Run(t.Context(), Request{URL: servertest.Upstream(t, streaming("data: "+started+"\n\n"+rest)), Input: in})
+		if got := checks(ex); len(got) != 1 || got[0] != rules.SSEFraming || !strings.Contains(ex.Failures[0].Text, says) || len(ex.Notes) != 0 {
+			t.Errorf("cut inside %q: %+v %q", rest, ex.Failures, ex.Notes)
+		}
+	}
+	// A comment cut short is no event cut short.
+	ex = Run(t.Context(), Request{URL: servertest.Upstream(t, streaming("data: "+started+"\n\n: keep-al")), Input: in})
+	if got := checks(ex); len(got) != 0 || ex.Transport.Comments != 0 {
+		t.Errorf("cut inside a comment: %+v, %d comments", ex.Failures, ex.Transport.Comments)
+	}
 
 	// Legal but notable framing is a note.
 	body := "event: message\nid: 1\ndata:" + started + "\n\nevent: message\ndata: {\"type\":\"RUN_FINISHED\",\ndata: \"threadId\":\"t\",\"runId\":\"r\"}\n\n"

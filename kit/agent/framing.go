@@ -63,13 +63,20 @@ func (f *framing) line(line []byte) {
 	f.pendingBytes += len(bytes.TrimPrefix(value, []byte(" ")))
 }
 
-// cut is the finding for a stream that ended inside an event.
-func (f *framing) cut() *rules.Failure {
-	if f.pending == 0 {
-		return nil
+// cut is the finding for a stream that ended inside an event: after data
+// lines with no blank line, or inside a line (rest, what came after the
+// last line end) that is not a comment's.
+func (f *framing) cut(rest []byte) *rules.Failure {
+	inLine := len(rest) > 0 && rest[0] != ':'
+	switch {
+	case inLine:
+		return &rules.Failure{Rule: rules.SSEFraming, Text: fmt.Sprintf(
+			"the stream ended inside an event: %d data line(s) and %d bytes of a line with no end, which a client discards", f.pending, len(rest))}
+	case f.pending > 0:
+		return &rules.Failure{Rule: rules.SSEFraming, Text: fmt.Sprintf(
+			"the stream ended inside an event: %d data line(s), %d bytes, with no blank line after them, which a client discards", f.pending, f.pendingBytes)}
 	}
-	return &rules.Failure{Rule: rules.SSEFraming, Text: fmt.Sprintf(
-		"the stream ended inside an event: %d data line(s), %d bytes, with no blank line after them, which a client discards", f.pending, f.pendingBytes)}
+	return nil
 }
 
 // notes are what is legal SSE but worth knowing.

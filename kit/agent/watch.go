@@ -74,7 +74,7 @@ func Watch(body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watched {
 	if halted && w.Err == nil {
 		w.Err = ErrHalted
 	}
-	w.Cut, w.Notes = watch.cut(), watch.notes()
+	w.Cut, w.Notes = watch.cut(events.Cut()), watch.notes()
 	w.judged(consumer)
 	return w
 }
