@@ -79,8 +79,7 @@ func (s *Store) Command(id string) (string, bool) {
 	b.WriteString("agent-analysis check -url " + shellQuote(d.URL))
 	for _, name := range d.Headers {
 		if !usualHeader(name) {
-			env := strings.ToUpper(strings.NewReplacer("-", "_").Replace(name))
-			fmt.Fprintf(&b, ` -H "%s: $%s"`, name, env)
+			b.WriteString(" -H " + headerArg(name))
 		}
 	}
 	if t := d.Transport; t != nil {
@@ -110,6 +109,33 @@ func usualHeader(name string) bool {
 		return true
 	}
 	return strings.HasPrefix(strings.ToLower(name), "sec-")
+}
+
+// headerArg is -H's argument for a header whose value the command leaves
+// to an environment variable named after it: "X-Api-Key: $X_API_KEY". A
+// name is the client's, and a header name may hold characters a shell
+// acts on (a backtick, a "$"): one that is not letters, digits and "-" is
+// quoted whole, and the variable's name keeps only letters, digits and
+// "_".
+func headerArg(name string) string {
+	env := []byte(strings.ToUpper(name))
+	plain := true
+	for i, c := range env {
+		switch {
+		case c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+		case c == '-':
+			env[i] = '_'
+		default:
+			env[i], plain = '_', false
+		}
+	}
+	if len(env) > 0 && env[0] >= '0' && env[0] <= '9' {
+		env = append([]byte{'_'}, env...)
+	}
+	if plain {
+		return `"` + name + `: $` + string(env) + `"`
+	}
+	return shellQuote(name+": ") + `"$` + string(env) + `"`
 }
 
 // shellQuote quotes s for a POSIX shell.

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -257,6 +258,26 @@ func TestHeaderValuesAreNeverKept(t *testing.T) {
 	}
 	if !strings.Contains(cmd, `-H "Authorization: $AUTHORIZATION"`) || !strings.Contains(cmd, `-H "X-Api-Key: $X_API_KEY"`) || !strings.HasPrefix(cmd, "agent-analysis check -url 'http://127.0.0.1:") {
 		t.Errorf("command:\n%s", cmd)
+	}
+}
+
+// A header's name is the client's, and may hold what a shell acts on: the
+// command pasted runs nothing of it, and reads each value from a variable
+// a shell can name.
+func TestTheCommandRunsNothingOfAHeadersName(t *testing.T) {
+	l := newLive(t, 0)
+	id, _ := l.run(t, nil, agent.Inputs{Scenario: "normal", State: []byte(`{"services":[]}`)}, "X-`id`", "1", "X.Token", "2", "1-Foo$HOME", "3")
+	cmd, _ := l.store.Command(id)
+	d, _ := l.store.Detail(id)
+	_, args, _ := strings.Cut(cmd, "-url ")
+	args, _, _ = strings.Cut(args, " -input")
+	sh := exec.Command("sh", "-c", "printf '%s\\n' "+args)
+	sh.Env = append(os.Environ(), "X__ID_=v1", "X_TOKEN=v2", "_1_FOO_HOME=v3")
+	out, err := sh.CombinedOutput()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	slices.Sort(lines)
+	if err != nil || strings.Join(lines, "|") != "-H|-H|-H|1-Foo$home: v3|X-`id`: v1|X.token: v2|"+d.URL {
+		t.Errorf("%v: the command\n%s\ngives\n%s", err, cmd, out)
 	}
 }
 
