@@ -27,9 +27,11 @@ type InspectorConfig struct {
 }
 
 // NewInspector serves the inspector: its page at /, its assets, and the
-// runs' API. It sends no CORS headers, answers only a
-// Host it can be reached by without DNS, and never reaches an agent: a page
-// the developer visits can neither read it nor act through it.
+// runs' API. It sends no CORS headers, answers only a Host it can be
+// reached by without DNS, refuses a browser's request to change anything
+// (POST /api/open) from another origin (http.CrossOriginProtection), and
+// never reaches an agent: a page the developer visits can neither read it
+// nor act through it.
 func NewInspector(cfg InspectorConfig) http.Handler {
 	if cfg.WebDir == "" {
 		cfg.WebDir = "web"
@@ -45,7 +47,11 @@ func NewInspector(cfg InspectorConfig) http.Handler {
 	mux.Handle("GET /web/inspector.wasm", progress(wasm))
 	mux.Handle("GET /web/", progress(compressed(handleStatic(cfg.WebDir))))
 	mux.Handle("/", progress(compressed(inspectorPages(wasm))))
-	return withHostCheck(cfg.Port, withSecurityHeaders(withRequestLog(cfg.Logger, mux)))
+	sameOrigin := http.NewCrossOriginProtection()
+	sameOrigin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "the inspector takes files only from its own page, not from another origin's", http.StatusForbidden)
+	}))
+	return withHostCheck(cfg.Port, withSecurityHeaders(withRequestLog(cfg.Logger, sameOrigin.Handler(mux))))
 }
 
 // inspectorPages serves the inspector's one page, at /, and go-app's

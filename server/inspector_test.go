@@ -10,6 +10,41 @@ import (
 	"github.com/agent-analysis/agent-analysis/server"
 )
 
+// A web page the developer visits cannot hand the inspector runs: a
+// browser's POST from another origin is refused; the inspector's own page,
+// and a client that is no browser (curl), are not.
+func TestTheInspectorTakesFilesOnlyFromItsOwnPage(t *testing.T) {
+	opened := 0
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { opened++ })
+	h := server.NewInspector(server.InspectorConfig{API: api, WebDir: t.TempDir(), Port: "8091"})
+	for _, c := range []struct {
+		origin, site string
+		status       int
+	}{
+		{"https://evil.example", "cross-site", 403},
+		{"https://evil.example", "", 403},
+		{"http://127.0.0.1:8092", "same-site", 403},
+		{"", "cross-site", 403},
+		{"http://127.0.0.1:8091", "same-origin", 200},
+		{"", "", 200},
+	} {
+		req := httptest.NewRequest("POST", "http://127.0.0.1:8091/api/open?name=x.sse", strings.NewReader("data: {}\n\n"))
+		req.Header.Set("Content-Type", "text/plain")
+		if c.origin != "" {
+			req.Header.Set("Origin", c.origin)
+		}
+		if c.site != "" {
+			req.Header.Set("Sec-Fetch-Site", c.site)
+		}
+		w := httptest.NewRecorder()
+		before := opened
+		h.ServeHTTP(w, req)
+		if w.Code != c.status || (opened > before) != (c.status == 200) {
+			t.Errorf("Origin %q, Sec-Fetch-Site %q: %d %q, reached the API: %v", c.origin, c.site, w.Code, w.Body, opened > before)
+		}
+	}
+}
+
 // The inspector answers only a Host that reaches it without DNS: a web
 // page that rebinds its own name to this machine is refused.
 func TestTheInspectorAnswersOnlyItsOwnAddress(t *testing.T) {
