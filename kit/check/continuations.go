@@ -71,9 +71,9 @@ func Continuations(s script.Script, useExpect bool) []Result {
 }
 
 // ContinuationReplay is the replay of c as the run that continues s's,
-// as Continuations judges it.
-func ContinuationReplay(s script.Script, c script.Continuation) (Replay, *rules.Failure) {
-	return resume(s, Run(s), c)
+// main (Run(s)), as Continuations judges it.
+func ContinuationReplay(s script.Script, main Replay, c script.Continuation) (Replay, *rules.Failure) {
+	return resume(s, main, c)
 }
 
 // resume replays c as the run continuing main, the replay of s.

@@ -439,3 +439,26 @@ func TestTheAPI(t *testing.T) {
 		t.Errorf("after the drop: %+v", list)
 	}
 }
+
+// A continuation read from a file starts from the resume its replay sent:
+// the state the interrupted run left and the answers, as a live resume
+// does; its steps apply to that state.
+func TestAContinuationFromAFileStartsFromItsResume(t *testing.T) {
+	s := inspect.NewStore(0)
+	if said := s.Load([]string{"../../fixtures/approval.json"}); said != nil {
+		t.Fatal(said)
+	}
+	d, ok := s.Detail("2") // approval/approved
+	if !ok || d.RunID != "run-2" {
+		t.Fatalf("%+v", d.Run)
+	}
+	if !strings.Contains(d.Input, `"resume"`) || !strings.Contains(d.Input, `"services"`) || len(d.Replies) != 1 || d.Resumes != "1" {
+		t.Errorf("input %s, replies %+v, resumes %q", d.Input, d.Replies, d.Resumes)
+	}
+	for i := -1; i < 4; i++ {
+		at, ok := s.At("2", i)
+		if !ok || at.Refused != "" || !strings.Contains(string(at.State), `"services"`) {
+			t.Errorf("at %d: %s %q", i, at.State, at.Refused)
+		}
+	}
+}

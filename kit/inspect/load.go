@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 	"github.com/agent-analysis/agent-analysis/kit/check"
 	"github.com/agent-analysis/agent-analysis/kit/inspect/runs"
@@ -80,13 +81,18 @@ func (s *Store) LoadData(path string, data []byte) []string {
 	if err != nil {
 		return []string{fmt.Sprintf("%s: %v", path, err)}
 	}
-	s.keepReplay(path, sc, check.Run(sc), results[0], false)
+	main := check.Run(sc)
+	s.keepReplay(path, sc, main, results[0], false)
 	for i, c := range sc.Continuations {
-		r, failure := check.ContinuationReplay(sc, c)
+		resumed := script.Script{Name: sc.Name + "/" + c.Name, Frames: c.Frames}
+		r, failure := check.ContinuationReplay(sc, main, c)
 		if failure != nil {
 			r = check.Replay{}
 		}
-		s.keepReplay(path, script.Script{Name: sc.Name + "/" + c.Name, Frames: c.Frames}, r, results[1+i], true)
+		if r.Request != nil { // the resume the replay sent: its state, its answers
+			resumed.Input = jsonpatch.Encode(r.Request)
+		}
+		s.keepReplay(path, resumed, r, results[1+i], true)
 	}
 	return nil
 }

@@ -41,8 +41,9 @@ func readContinuations(d Doc, m Member) ([]Continuation, *Error) {
 	}
 	var out []Continuation
 	seen := map[string]bool{}
+	lines := lineCounter{d: d}
 	for i, it := range items {
-		c, err := readContinuation(d, it)
+		c, err := readContinuation(d, it, lines.lineAt(it.At))
 		if err != nil {
 			err.Reason = fmt.Sprintf("continuation %d: %s", i, err.Reason)
 			return nil, err
@@ -58,12 +59,11 @@ func readContinuations(d Doc, m Member) ([]Continuation, *Error) {
 
 // readContinuation reads one continuation: a "name", a "when" and a
 // "stream"; other members are kept ("expect", "outcome", …).
-func readContinuation(d Doc, it Item) (Continuation, *Error) {
+func readContinuation(d Doc, it Item, line int) (Continuation, *Error) {
 	members, err := d.Object(it.Value, it.At, "a continuation")
 	if err != nil {
 		return Continuation{}, err
 	}
-	line, _ := d.position(it.At)
 	c := Continuation{Line: line, Extra: map[string]json.RawMessage{}}
 	name, when, stream := Find(members, "name"), Find(members, "when"), Find(members, "stream")
 	switch {

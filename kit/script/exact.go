@@ -49,6 +49,25 @@ func (d Doc) position(offset int) (line, column int) {
 	return 1 + bytes.Count(d[:offset], []byte("\n")), 1 + utf8.RuneCount(d[start:offset])
 }
 
+// lineCounter gives the lines of offsets met in order, counting each
+// line end once: a file's every frame placed by position, which counts
+// from the start, took time growing with the square of the frames.
+type lineCounter struct {
+	d        Doc
+	at, line int // the last offset placed, and its line (0: none yet)
+}
+
+// lineAt is the line of offset, from 1.
+func (c *lineCounter) lineAt(offset int) int {
+	offset = min(max(offset, 0), len(c.d))
+	if c.line == 0 || offset < c.at {
+		c.at, c.line = 0, 1
+	}
+	c.line += bytes.Count(c.d[c.at:offset], []byte("\n"))
+	c.at = offset
+	return c.line
+}
+
 // decoder reads raw JSON found at base in the file.
 func decoder(raw []byte) *jsontext.Decoder {
 	return jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))

@@ -144,7 +144,7 @@ func excerpt(d Doc) string {
 
 func parseLines(d Doc, name string) (Script, error) {
 	s := Script{Name: name}
-	at := 0
+	at, lines := 0, lineCounter{d: d}
 	for line := range bytes.Lines(d) {
 		start := at
 		at += len(line)
@@ -156,7 +156,7 @@ func parseLines(d Doc, name string) (Script, error) {
 			text = bytes.TrimPrefix(text, []byte("\ufeff"))
 			start += len(line) - len(bytes.TrimPrefix(line, []byte("\ufeff")))
 		}
-		frame, err := readStep(d, text, start, "")
+		frame, err := readStep(d, text, start, lines.lineAt(start), "")
 		if err != nil {
 			return Script{}, err
 		}
@@ -279,8 +279,9 @@ func (s *Script) addFrames(d Doc, items []Item) error {
 // readFrames reads the items of a stream, each an event or a frame.
 func readFrames(d Doc, items []Item) ([]Frame, *Error) {
 	frames := make([]Frame, 0, len(items))
+	lines := lineCounter{d: d}
 	for i, it := range items {
-		frame, err := readStep(d, it.Value, it.At, fmt.Sprintf("stream item %d", i))
+		frame, err := readStep(d, it.Value, it.At, lines.lineAt(it.At), fmt.Sprintf("stream item %d", i))
 		if err != nil {
 			return nil, err
 		}
@@ -289,12 +290,11 @@ func readFrames(d Doc, items []Item) ([]Frame, *Error) {
 	return frames, nil
 }
 
-// readStep reads one stream Item, found at base: an event (an object with
-// a "type"), or {"afterMs", "event"} or {"afterMs", "comment"}. An event
-// is kept as written (compacted): a script may hold anything, valid AG-UI
-// or not. what names the item in errors.
-func readStep(d Doc, raw []byte, base int, what string) (Frame, *Error) {
-	line, _ := d.position(base)
+// readStep reads one stream Item, found at base, on line: an event (an
+// object with a "type"), or {"afterMs", "event"} or {"afterMs", "comment"}.
+// An event is kept as written (compacted): a script may hold anything,
+// valid AG-UI or not. what names the item in errors.
+func readStep(d Doc, raw []byte, base, line int, what string) (Frame, *Error) {
 	fail := func(err *Error) (Frame, *Error) {
 		if what != "" {
 			err.Reason = what + ": " + err.Reason
