@@ -360,6 +360,26 @@ func TestTheStoreIsBounded(t *testing.T) {
 
 }
 
+// A run let go while it streams keeps nothing more, and counts nothing
+// against the store's bound: runs that outlive the newer ones do not
+// leave the store keeping fewer runs than it may.
+func TestARunLetGoWhileItStreamsCountsNothing(t *testing.T) {
+	s := inspect.NewStore(3)
+	mib := `{"type":"CUSTOM","name":"x","value":"` + strings.Repeat("x", 1<<20) + `"}`
+	for range inspect.MaxBytes/inspect.MaxRunBytes + 2 {
+		w := s.Begin(proxy.Begin{Method: "POST", Path: "/", ThreadID: "t", RunID: "r", Started: time.Now()})
+		for range 3 {
+			s.LoadData("x.sse", []byte("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"))
+		}
+		for range inspect.MaxRunBytes >> 20 {
+			w.Frame(time.Millisecond, script.Frame{Event: []byte(mib)}, agui.Judgement{})
+		}
+	}
+	if n := len(s.Runs()); n != 3 {
+		t.Errorf("the store keeps %d runs of its last 3", n)
+	}
+}
+
 // A run's events past MaxRunBytes are counted, not kept, and the run
 // says so.
 func TestALongRunKeepsItsFirstEvents(t *testing.T) {

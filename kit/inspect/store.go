@@ -87,6 +87,9 @@ func (s *Store) trim() {
 func (s *Store) event(e *entry, ev runs.Event, j agui.Judgement) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if _, kept := s.byID[e.detail.ID]; !kept {
+		return // let go while it streamed: nothing more of it is kept, counted or shown
+	}
 	if ev.Index >= 0 {
 		e.detail.Events = ev.Index + 1
 		ended(&e.detail, j)
@@ -106,9 +109,7 @@ func (s *Store) event(e *entry, ev runs.Event, j agui.Judgement) {
 		e.bytes += size
 		s.bytes += size
 	}
-	if _, live := s.byID[e.detail.ID]; live {
-		s.publish(runs.Update{Kind: "event", ID: e.detail.ID, Event: &ev, Run: &e.detail.Run})
-	}
+	s.publish(runs.Update{Kind: "event", ID: e.detail.ID, Event: &ev, Run: &e.detail.Run})
 	s.trim()
 }
 
