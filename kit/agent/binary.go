@@ -22,7 +22,9 @@ import (
 //     client drops it;
 //   - a frame whose message does not decode (a wrong wire type, invalid
 //     UTF-8, an empty frame) breaks not-an-event, as an SSE event that is
-//     not a JSON object does;
+//     not a JSON object does, and frame is told of it as such an event,
+//     its text saying why, so that it keeps its place where events are
+//     shown or kept;
 //   - a frame cut short at the stream's end, or longer than a client
 //     reads (proto.MaxFrameBytes), fails by binary-framing: the one is the
 //     stream's Cut, the other ends the reading (OverBound).
@@ -48,13 +50,14 @@ func WatchBinary(body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watch
 		case errors.Is(err, proto.ErrMalformed):
 			w.Events++
 			why := fmt.Sprintf("a binary frame that does not decode (frame %d, byte %d): %v", placed.Frame+1, placed.Offset, placed.Err)
-			v := &agui.Violation{Index: w.Events - 1, Rule: agui.NotAnEvent, Reason: "the event is " + why}
+			j := agui.Judgement{Index: w.Events - 1, Violation: &agui.Violation{Index: w.Events - 1, Rule: agui.NotAnEvent, Reason: "the event is " + why}}
 			if consumer != nil {
-				v = consumer.Unreadable(why).Violation
+				j = consumer.Unreadable(why)
 			}
 			if w.Violation == nil {
-				w.Violation = v
+				w.Violation = j.Violation
 			}
+			halted = !frame(script.Frame{Event: []byte(why)}, j)
 			continue
 		case errors.Is(err, proto.ErrTruncated):
 			w.Err = io.EOF

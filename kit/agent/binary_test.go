@@ -74,6 +74,24 @@ func binaryAnswer(ct string, body []byte) http.HandlerFunc {
 	}
 }
 
+// A frame that does not decode keeps its place among the frames kept, as
+// an SSE event that is not JSON does: record refuses both alike, and the
+// inspector and -cancel-after count it.
+func TestAFrameThatDoesNotDecodeIsAFrame(t *testing.T) {
+	in := demo(t, "normal")
+	start := framed(t, fmt.Sprintf(`{"type":"RUN_STARTED","threadId":%q,"runId":%q}`, in.ThreadID, in.RunID))
+	finish := framed(t, fmt.Sprintf(`{"type":"RUN_FINISHED","threadId":%q,"runId":%q}`, in.ThreadID, in.RunID))
+	body := slices.Concat(start, frameOf(3, []byte{0xff, 0xff, 0xff}), finish)
+	ex := Run(t.Context(), Request{URL: servertest.Upstream(t, binaryAnswer(proto.MediaType, body)), Input: in, Binary: true, Keep: true})
+	if ex.Transport.Events != 3 || len(ex.Frames) != 3 || !strings.HasPrefix(string(ex.Frames[1].Event), "a binary frame that does not decode (frame 2") {
+		t.Errorf("%d events, frames %+v", ex.Transport.Events, ex.Frames)
+	}
+	stopped := Run(t.Context(), Request{URL: servertest.Upstream(t, binaryAnswer(proto.MediaType, body)), Input: in, Binary: true, Stop: &Stop{Events: 2}})
+	if stopped.Stopped == nil || stopped.Transport.Events != 2 {
+		t.Errorf("stopped at 2 events: %+v, %d events", stopped.Stopped, stopped.Transport.Events)
+	}
+}
+
 // Bad bytes in the binary transport: each a verdict with its rule and
 // its place, the stream judged as far as it can be.
 func TestBadBinaryBytes(t *testing.T) {
