@@ -24,8 +24,12 @@ func AppendDecode(dst, msg []byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	d := decoder{out: dst}
-	if err := d.event(m, payload, at); err != nil {
+	d := decoder{out: dst, joinable: len(msg)}
+	err = d.event(m, payload, at)
+	if d.overJoined != nil { // what failed after it read what it could not join
+		err = d.overJoined
+	}
+	if err != nil {
 		return dst, within(err, armName(eventArms[m.typ]))
 	}
 	return d.out, nil
@@ -116,6 +120,14 @@ func walks(b []byte) bool {
 type decoder struct {
 	out   []byte
 	depth int
+	// joinable is what merging message fields given more than once may
+	// still copy: the message's size, for all merges together. A field
+	// given twice at each of many levels, each merge copying all below
+	// it, would otherwise make a frame cost its size times its depth in
+	// memory (10 MiB frames, 512 levels). overJoined is the merge that
+	// went past it; the decoding ends with it.
+	joinable   int
+	overJoined *DecodeError
 }
 
 // maxFields bounds the field numbers of the messages an event holds
@@ -195,32 +207,64 @@ func (s *scanned) each(num protowire.Number, fn func(v []byte, at int) error) er
 }
 
 // merged is a message field's value: protobuf merges a message given more
-// than once as if its values were one, joined.
-func (s *scanned) merged(num protowire.Number) ([]byte, int) {
+// than once as if its values were one, joined (d.joined).
+func (d *decoder) merged(s *scanned, num protowire.Number) ([]byte, int) {
 	o := &s.last[num]
 	if o.n == 1 {
 		return o.b, o.at
 	}
-	return joined(s.b, num)
+	b, at := d.joined(s.b, num)
+	return b, s.at + at
+}
+
+// joined is joined(b, num) within what d may still join; past it, nothing
+// (an empty message), and the decoding fails with overJoined.
+func (d *decoder) joined(b []byte, num protowire.Number) ([]byte, int) {
+	size, at := 0, 0
+	for v, vat := range occurrences(b, num) {
+		if size == 0 {
+			at = vat
+		}
+		size += len(v)
+	}
+	if d.overJoined != nil || size > d.joinable {
+		if d.overJoined == nil {
+			d.overJoined = bad(at, "", "a message field given more than once, nested in others given more than once, past what merging them may copy (the frame's size)")
+		}
+		return nil, at
+	}
+	d.joinable -= size
+	return joined(b, num)
+}
+
+// occurrences are the values of a length-delimited field, and their offsets.
+func occurrences(b []byte, num protowire.Number) func(yield func([]byte, int) bool) {
+	return func(yield func([]byte, int) bool) {
+		for off := 0; off < len(b); {
+			n2, typ, n := protowire.ConsumeTag(b[off:])
+			off += n
+			if n2 != num {
+				off += protowire.ConsumeFieldValue(n2, typ, b[off:])
+				continue
+			}
+			v, n := protowire.ConsumeBytes(b[off:])
+			if !yield(v, off+n-len(v)) {
+				return
+			}
+			off += n
+		}
+	}
 }
 
 // joined is every value of a length-delimited field, joined; at is the
 // first's offset, the best place an error inside can name.
 func joined(b []byte, num protowire.Number) (out []byte, at int) {
 	at = -1
-	for off := 0; off < len(b); {
-		n2, typ, n := protowire.ConsumeTag(b[off:])
-		off += n
-		if n2 != num {
-			off += protowire.ConsumeFieldValue(n2, typ, b[off:])
-			continue
-		}
-		v, n := protowire.ConsumeBytes(b[off:])
+	for v, vat := range occurrences(b, num) {
 		if at < 0 {
-			at = off + n - len(v)
+			at = vat
 		}
 		out = append(out, v...)
-		off += n
 	}
 	return out, at
 }
@@ -235,7 +279,7 @@ func (d *decoder) event(m *message, b []byte, at int) error {
 		return bad(at, "base_event", "absent: every event carries one")
 	}
 	var base scanned
-	bb, bat := s.merged(1)
+	bb, bat := d.merged(&s, 1)
 	if err := base.scan(baseEvent, bb, bat); err != nil {
 		return within(err, "base_event")
 	}
@@ -338,7 +382,7 @@ func (d *decoder) member(s *scanned, f *field) error {
 		d.out = strconv.AppendInt(d.out, i, 10)
 	case value:
 		d.name(f.json)
-		b, at := s.merged(f.num)
+		b, at := d.merged(s, f.num)
 		held, err := d.value(b, at)
 		if !held {
 			d.out = d.out[:mark] // a Value holding nothing is no member
@@ -346,11 +390,11 @@ func (d *decoder) member(s *scanned, f *field) error {
 		return err
 	case object:
 		d.name(f.json)
-		b, at := s.merged(f.num)
+		b, at := d.merged(s, f.num)
 		return d.structValue(b, at)
 	case nested:
 		d.name(f.json)
-		b, at := s.merged(f.num)
+		b, at := d.merged(s, f.num)
 		return d.object(f.msg, b, at)
 	case list:
 		if o.n == 0 && f.omitEmpty {

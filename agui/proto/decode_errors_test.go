@@ -3,6 +3,8 @@ package proto
 import (
 	"errors"
 	"math"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -141,5 +143,65 @@ func TestDecodeAsProtobufMerges(t *testing.T) {
 				t.Errorf("got %s, %v\nwant %s", out, err, tt.want)
 			}
 		})
+	}
+}
+
+// A message field given twice at each of many levels, each merge copying
+// all below it, costs no more than the frame: merging may copy the
+// frame's size in all, and past it the frame is malformed. (Unbounded, a
+// 4 MiB frame 250 levels deep held 2 GB.)
+func TestMergingCopiesAtMostTheFrame(t *testing.T) {
+	v := join(bytesField(structValue), bytesField(structValue, bytesField(9, make([]byte, 64<<10)))) // a Struct given twice, the second with an unknown field
+	for range 250 {
+		entry := join(bytesField(1, []byte("k")), bytesField(2), bytesField(2, v)) // the entry's value given twice
+		v = join(bytesField(structValue), bytesField(structValue, bytesField(1, entry)))
+	}
+	msg := bytesField(7, base(6), bytesField(2, v)) // STATE_SNAPSHOT
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Decode(msg)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "past what merging them may copy") {
+		t.Errorf("%v", err)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 4*uint64(len(msg)) {
+		t.Errorf("decoding a %d-byte frame allocated %d bytes", len(msg), allocated)
+	}
+	// One field given twice, as protobuf allows, still merges.
+	once := bytesField(7, base(6), bytesField(2, join(bytesField(structValue), bytesField(structValue, bytesField(1, join(bytesField(1, []byte("k")), bytesField(2, varint(boolValue, 1))))))))
+	if got, err := Decode(once); err != nil || string(got) != `{"type":"STATE_SNAPSHOT","snapshot":{"k":true}}` {
+		t.Errorf("%s %v", got, err)
+	}
+}
+
+// A Struct of many tiny entries costs some ten times its bytes, not thirty
+// (a map of its keys made a string of each), and keeps each key's
+// last value, in that value's place, however many entries it has.
+func TestAWideStructCostsLittleMoreThanItsFrame(t *testing.T) {
+	entry := func(key string, v uint64) []byte {
+		return bytesField(1, join(bytesField(1, []byte(key)), bytesField(2, varint(boolValue, v))))
+	}
+	var fields []byte
+	for i := range 100_000 {
+		fields = append(fields, entry(strconv.Itoa(i), 1)...)
+	}
+	msg := bytesField(7, base(6), bytesField(2, bytesField(structValue, fields)))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Decode(msg)
+	runtime.ReadMemStats(&after)
+	if allocated := after.TotalAlloc - before.TotalAlloc; err != nil || allocated > 16*uint64(len(msg)) {
+		t.Errorf("decoding a %d-byte Struct allocated %d bytes: %v", len(msg), allocated, err)
+	}
+	for _, n := range []int{3, 40} { // the few, read pairwise; the many, sorted
+		fields := entry("a", 0)
+		for i := range n {
+			fields = append(fields, entry("k"+strconv.Itoa(i), 0)...)
+		}
+		fields = append(fields, entry("a", 1)...)
+		got, err := Decode(bytesField(7, base(6), bytesField(2, bytesField(structValue, fields))))
+		if err != nil || !strings.HasSuffix(string(got), `,"k`+strconv.Itoa(n-1)+`":false,"a":true}}`) || strings.Count(string(got), `"a"`) != 1 {
+			t.Errorf("%d entries: %s %v", n+2, got, err)
+		}
 	}
 }

@@ -110,7 +110,7 @@ func (d *decoder) messageContent(s *scanned) error {
 		return within(d.parts(s, 8), "content_parts")
 	case usesObject && object:
 		d.name("content")
-		b, at := s.merged(13)
+		b, at := d.merged(s, 13)
 		return within(d.structValue(b, at), "activity_content")
 	case str:
 		d.name("content")
@@ -165,14 +165,14 @@ func (d *decoder) part(b []byte, at int) (kept bool, err error) {
 	if f == nil || err != nil {
 		return false, err
 	}
-	v, vat := s.merged(f.num)
+	v, vat := d.merged(&s, f.num)
 	var p scanned
 	if err := p.scan(f.msg, v, vat); err != nil {
 		return false, within(err, f.proto)
 	}
 	if src := p.m.member("source"); src != nil && p.last[src.num].n > 0 {
 		var ss scanned
-		sb, sat := p.merged(src.num)
+		sb, sat := d.merged(&p, src.num)
 		if err := ss.scan(source, sb, sat); err != nil {
 			return false, within(err, f.proto+".source")
 		}
@@ -198,7 +198,7 @@ func (d *decoder) source(s *scanned) error {
 	if err != nil || f == nil {
 		return err // part checked it has an arm before writing anything
 	}
-	v, at := s.merged(f.num)
+	v, at := d.merged(s, f.num)
 	var a scanned
 	if err := a.scan(f.msg, v, at); err != nil {
 		return within(err, f.proto)

@@ -1,7 +1,9 @@
 package proto
 
 import (
+	"bytes"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -95,7 +97,7 @@ func (d *decoder) value(b []byte, at int) (held bool, err error) {
 	default:
 		v, vat := last.b, last.at
 		if last.n > 1 {
-			v, vat = joined(b[run:], arm)
+			v, vat = d.joined(b[run:], arm)
 			vat += at + run
 		}
 		if arm == structValue {
@@ -156,11 +158,14 @@ func (d *decoder) structValue(b []byte, at int) error {
 		if n < 0 {
 			return wireError(at+off, "fields", n)
 		}
-		e, err := readEntry(v, at+off+n-len(v))
+		e, err := d.readEntry(v, at+off+n-len(v))
 		if err != nil {
 			return within(err, "fields")
 		}
 		if e.val != nil && holds(e.val) {
+			if len(entries) == len(buf) { // past the room on the stack: room for the rest, no more (a frame of tiny entries is millions)
+				entries = append(make([]entry, 0, len(buf)+count1(b[tagAt:])), entries...)
+			}
 			entries = append(entries, e)
 		}
 		off += n
@@ -168,15 +173,12 @@ func (d *decoder) structValue(b []byte, at int) error {
 	if err := d.open('{'); err != nil {
 		return err
 	}
-	var last map[string]int // for a large Struct, each key's last entry
+	var later []bool // for a large Struct, whether a later entry has each one's key
 	if len(entries) > 32 {
-		last = make(map[string]int, len(entries))
-		for i, e := range entries {
-			last[string(e.key)] = i
-		}
+		later = shadowedAll(entries)
 	}
 	for i, e := range entries {
-		if shadowed(entries, i, last) {
+		if later != nil && later[i] || later == nil && shadowed(entries, i) {
 			continue
 		}
 		d.item()
@@ -193,10 +195,8 @@ func (d *decoder) structValue(b []byte, at int) error {
 	return nil
 }
 
-func shadowed(entries []entry, i int, last map[string]int) bool {
-	if last != nil {
-		return last[string(entries[i].key)] != i
-	}
+// shadowed reports whether a later entry has entry i's key.
+func shadowed(entries []entry, i int) bool {
 	for _, e := range entries[i+1:] {
 		if string(e.key) == string(entries[i].key) {
 			return true
@@ -205,9 +205,42 @@ func shadowed(entries []entry, i int, last map[string]int) bool {
 	return false
 }
 
+// shadowedAll is shadowed for every entry, sorting their places by key
+// (a map keyed by them made a string of every key).
+func shadowedAll(entries []entry) []bool {
+	order := make([]int32, len(entries))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return bytes.Compare(entries[a].key, entries[b].key) })
+	later := make([]bool, len(entries))
+	for i := 1; i < len(order); i++ {
+		if bytes.Equal(entries[order[i-1]].key, entries[order[i]].key) {
+			later[order[i-1]] = true // sorted stably: the earlier of the two
+		}
+	}
+	return later
+}
+
+// count1 is how many times field 1 comes in a message: a Struct's entries.
+func count1(b []byte) int {
+	n := 0
+	for off := 0; off < len(b); {
+		num, typ, m := protowire.ConsumeField(b[off:])
+		if m < 0 {
+			return n // structValue says what is wrong
+		}
+		if num == 1 && typ == protowire.BytesType {
+			n++
+		}
+		off += m
+	}
+	return n
+}
+
 // readEntry reads a Struct's map entry: key 1, value 2; the last key, the
 // values merged.
-func readEntry(b []byte, at int) (e entry, err error) {
+func (d *decoder) readEntry(b []byte, at int) (e entry, err error) {
 	values := 0
 	for off := 0; off < len(b); {
 		num, typ, n := protowire.ConsumeTag(b[off:])
@@ -243,7 +276,7 @@ func readEntry(b []byte, at int) (e entry, err error) {
 		off += n
 	}
 	if values > 1 {
-		e.val, e.valAt = joined(b, 2)
+		e.val, e.valAt = d.joined(b, 2)
 		e.valAt += at
 	}
 	return e, nil
