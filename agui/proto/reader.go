@@ -58,7 +58,7 @@ func (r *Reader) Next() ([]byte, error) {
 		return nil, r.err
 	}
 	var head [4]byte
-	if n, err := io.ReadFull(r.r, head[:]); err != nil {
+	if n, err := readFull(r.r, head[:]); err != nil {
 		return nil, r.end(err, n, 4)
 	}
 	length := int64(binary.BigEndian.Uint32(head[:]))
@@ -93,7 +93,7 @@ func (r *Reader) readMessage(n int) error {
 	for len(r.msg) < n {
 		chunk := min(n-len(r.msg), max(len(r.msg), 64<<10))
 		r.msg = slices.Grow(r.msg, chunk)
-		k, err := io.ReadFull(r.r, r.msg[len(r.msg):len(r.msg)+chunk])
+		k, err := readFull(r.r, r.msg[len(r.msg):len(r.msg)+chunk])
 		r.msg = r.msg[:len(r.msg)+k]
 		if err != nil {
 			return err
@@ -102,13 +102,30 @@ func (r *Reader) readMessage(n int) error {
 	return nil
 }
 
+// readFull is io.ReadFull, but what the source says stays its own: a
+// stream that ends, however much of buf it filled, is io.EOF, and a body
+// that breaks (net/http's io.ErrUnexpectedEOF, for one cut short of its
+// Content-Length or chunks) is not a stream ended inside a frame.
+func readFull(r io.Reader, buf []byte) (n int, err error) {
+	for n < len(buf) && err == nil {
+		var k int
+		k, err = r.Read(buf[n:])
+		n += k
+	}
+	if n == len(buf) {
+		return n, nil
+	}
+	return n, err
+}
+
 // end is the error a stream ends with when a read fails, got of the frame's
-// want bytes read: io.EOF between frames, ErrTruncated inside one.
+// want bytes read: io.EOF between frames, ErrTruncated inside one, and any
+// other failure of the source (a connection broken) as it is.
 func (r *Reader) end(err error, got, want int) error {
 	switch {
 	case errors.Is(err, io.EOF) && got == 0:
 		r.err = io.EOF
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.Is(err, io.EOF):
 		r.err = r.place(r.offset+int64(got), fmt.Errorf("%w: %d of its %d bytes", ErrTruncated, got, want))
 	default:
 		r.err = err

@@ -161,6 +161,15 @@ func TestReaderPassesReadErrorsOn(t *testing.T) {
 	if _, err := r.Next(); err != boom {
 		t.Errorf("%v", err)
 	}
+	// io.ErrUnexpectedEOF too, as net/http says a body broke: inside a
+	// frame's length or its message, it is no frame the stream cut short.
+	for _, cut := range []int{2, 6} {
+		frame := []byte{0, 0, 0, 5, 1, 2, 3, 4, 5}
+		r := NewReader(io.MultiReader(bytes.NewReader(frame[:cut]), iotest.ErrReader(io.ErrUnexpectedEOF)), MaxFrameBytes)
+		if _, err := r.Next(); err != io.ErrUnexpectedEOF {
+			t.Errorf("broken after %d bytes: %v", cut, err)
+		}
+	}
 }
 
 // chunked reads at most size bytes at a time.

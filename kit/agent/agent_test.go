@@ -17,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/server/servertest"
 )
 
@@ -304,9 +305,12 @@ func TestFraming(t *testing.T) {
 }
 
 // breaking sends body, then breaks the connection: it promised more.
-func breaking(body string) http.HandlerFunc {
+func breaking(body string) http.HandlerFunc { return breakingAs("text/event-stream", body) }
+
+// breakingAs is breaking with a content type.
+func breakingAs(contentType, body string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Content-Type", contentType)
 		w.Header().Set("Content-Length", "100000") // promised, never sent
 		fmt.Fprint(w, body)
 		w.(http.Flusher).Flush()
@@ -317,13 +321,17 @@ func breaking(body string) http.HandlerFunc {
 	}
 }
 
-// A connection that breaks mid-stream truncates the run, and says so.
+// A connection that breaks mid-stream truncates the run, and says so;
+// in the binary transport too, where a break between frames cuts no
+// frame.
 func TestABrokenConnection(t *testing.T) {
 	in, _, _ := agui.ReadInput([]byte(`{"threadId":"t","runId":"r","messages":[]}`))
-	url := servertest.Upstream(t, breaking("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"))
-	ex := Run(t.Context(), Request{URL: url, Input: in})
-	if len(ex.Failures) != 0 || !strings.Contains(ex.Truncated, "no terminal event (the connection broke: unexpected EOF)") {
-		t.Errorf("%+v %q", ex.Failures, ex.Truncated)
+	started := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`
+	for contentType, body := range map[string]string{"text/event-stream": "data: " + started + "\n\n", proto.MediaType: string(framed(t, started))} {
+		ex := Run(t.Context(), Request{URL: servertest.Upstream(t, breakingAs(contentType, body)), Input: in, Binary: contentType == proto.MediaType})
+		if len(ex.Failures) != 0 || ex.ReadToEnd || !strings.Contains(ex.Truncated, "no terminal event (the connection broke: unexpected EOF)") {
+			t.Errorf("%s: %+v %q", contentType, ex.Failures, ex.Truncated)
+		}
 	}
 }
 
