@@ -148,6 +148,9 @@ func (run *reading) exchange(ctx context.Context) {
 		run.ex.Failures = append(run.ex.Failures, *f)
 		return
 	}
+	if f := InexactBinaryType(resp.Header.Get("Content-Type")); f != nil {
+		run.ex.Failures = append(run.ex.Failures, *f) // and the stream is read as what it is
+	}
 	if encoded != nil {
 		run.ex.Transport.Took = time.Since(run.start)
 		run.fail(rules.Unjudged, "%v", encoded)

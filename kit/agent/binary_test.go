@@ -124,6 +124,10 @@ func TestBadBinaryBytes(t *testing.T) {
 			[]string{rules.BinaryFraming}, `its length reads "data": text where a binary frame should start`, ""},
 		{"binary where SSE was said", "text/event-stream", slices.Concat(start, finish),
 			[]string{rules.ContentType}, "the body is AG-UI's binary transport", ""},
+		{"the binary type with a parameter", proto.MediaType + "; charset=binary", slices.Concat(start, finish),
+			[]string{rules.ContentType}, `reads the binary transport only under exactly "application/vnd.ag-ui.event+proto"`, ""},
+		{"the binary type in another case", "Application/Vnd.AG-UI.Event+Proto", slices.Concat(start, finish),
+			[]string{rules.ContentType}, `the answer is "Application/Vnd.AG-UI.Event+Proto": @ag-ui/client 1.0`, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ex := Run(t.Context(), Request{URL: servertest.Upstream(t, binaryAnswer(tt.ct, tt.body)), Input: in, Binary: true})

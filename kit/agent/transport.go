@@ -86,6 +86,20 @@ func checkAnswer(resp *http.Response, body io.Reader) *rules.Failure {
 	return nil
 }
 
+// InexactBinaryType is the failure of a binary answer whose Content-Type
+// is not written exactly as the media type (a parameter, another case):
+// HTTP reads it as the binary transport, as the kit does, but
+// @ag-ui/client 1.0 compares the header whole and reads any other as
+// SSE, which finds no event in it. nil for any other answer.
+func InexactBinaryType(contentType string) *rules.Failure {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	if mt != proto.MediaType || contentType == proto.MediaType {
+		return nil
+	}
+	return &rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf(
+		"the answer is %q: @ag-ui/client 1.0 reads the binary transport only under exactly %q, and reads any other as SSE, finding no event in it", contentType, proto.MediaType)}
+}
+
 // Excerpt is what a body that is not a stream says: a problem's title and
 // detail, or else its first 120 characters, white space collapsed; or
 // why it could not be read, when nothing of it could. It reads 4 KiB at

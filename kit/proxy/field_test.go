@@ -260,3 +260,23 @@ func TestGzipStreams(t *testing.T) {
 		}
 	}
 }
+
+// A binary answer whose type is not written exactly as the media type is
+// passed on as it came and judged as binary, and fails content-type: the
+// official client would read it as SSE and find no event.
+func TestAnInexactBinaryTypeFails(t *testing.T) {
+	started, _ := proto.AppendFrame(nil, []byte(`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}`))
+	finished, _ := proto.AppendFrame(nil, []byte(`{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}`))
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", proto.MediaType+"; charset=binary")
+		w.Write(slices.Concat(started, finished))
+	})
+	th := start(t, proxy.Config{Upstream: up})
+	resp, body := postAccepting(t, client(t), th.url, input, proto.MediaType)
+	run := th.next(t)
+	if resp.Header.Get("Content-Type") != proto.MediaType+"; charset=binary" || !bytes.Equal(body, slices.Concat(started, finished)) ||
+		run.Events != 2 || len(run.Failures) != 1 || run.Failures[0].Rule != rules.ContentType {
+		t.Errorf("%d events: %s", run.Events, strings.Join(run.Lines(true), "\n"))
+	}
+}

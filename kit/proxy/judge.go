@@ -358,6 +358,9 @@ func (j *judging) readAnswer(a answer, in agui.Input, opts agui.Options) {
 		j.fail(rules.Failure{Rule: rules.Unjudged, Text: encoded.Error()})
 		return
 	}
+	if f := agent.InexactBinaryType(a.header.Get("Content-Type")); f != nil {
+		j.fail(*f) // and the stream is judged as what it is
+	}
 	body = trailerless{body, j}
 	consumer, err := agui.NewConsumer(in, opts)
 	if err != nil {
