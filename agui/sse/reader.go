@@ -80,17 +80,26 @@ func NewReader(r io.Reader, maxEvent int) *Reader {
 	// every read: searched bytes are remembered, so that a line arriving in
 	// k chunks is searched once, not k times (an 800 KB event in 16 KB
 	// chunks took 11 ms natively, most of it searching).
+	// A CR ends its line at once, as the standard's parser and
+	// @ag-ui/client's do, an agent's next bytes perhaps seconds away; an
+	// LF right after it is the same line end, skipped when it comes.
 	s := &Reader{lines: lines, buf: buf, max: maxEvent}
-	searched := 0
+	searched, skipLF := 0, false
 	lines.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		if skipLF && len(data) > 0 {
+			if skipLF = false; data[0] == '\n' {
+				return 1, nil, nil
+			}
+		}
 		advance, line, err := scanLines(data, searched, atEOF)
 		s.partial = line != nil && advance == len(line) // no line end consumed: the stream ended inside it
 		if advance == 0 && err == nil && len(data) >= maxLine && data[0] == ':' {
 			return 0, nil, ErrCommentTooLarge // the scanner would say only bufio.ErrTooLong
 		}
+		skipLF = advance > 0 && advance == len(data) && data[advance-1] == '\r'
 		searched = 0
 		if advance == 0 {
-			searched = max(len(data)-1, 0) // the last byte may be a CR waiting for its LF
+			searched = len(data)
 		}
 		return advance, line, err
 	})
@@ -174,8 +183,8 @@ func (s *Reader) next() ([]byte, error) {
 }
 
 // scanLines splits at LF, CRLF or a lone CR; data[:from] is known to hold
-// neither. A CR at the end of the buffered data waits for one more byte: it
-// may be the first half of a CRLF.
+// neither. A CR at the end of the buffered data ends its line: an LF that
+// follows is for the caller to skip.
 func scanLines(data []byte, from int, atEOF bool) (advance int, token []byte, err error) {
 	i := bytes.IndexAny(data[from:], "\r\n")
 	if i >= 0 {
@@ -190,9 +199,7 @@ func scanLines(data []byte, from int, atEOF bool) (advance int, token []byte, er
 		return i + 1, data[:i], nil
 	case i+1 < len(data) && data[i+1] == '\n':
 		return i + 2, data[:i], nil
-	case i+1 < len(data) || atEOF:
-		return i + 1, data[:i], nil
 	default:
-		return 0, nil, nil
+		return i + 1, data[:i], nil
 	}
 }

@@ -112,6 +112,41 @@ func TestOnLineSeesEveryLineInOrder(t *testing.T) {
 	}
 }
 
+// A CR ends its line at once: an event whose blank line is a lone CR is
+// returned without waiting for a byte that may be seconds away, and an LF
+// after the CR, whenever it comes, is the same line end.
+func TestALoneCREndsItsLineAtOnce(t *testing.T) {
+	r := NewReader(&thenFail{t: t, first: "data: a\r\r"}, 1024)
+	if data, err := r.Next(); err != nil || string(data) != "a" {
+		t.Errorf("%q %v", data, err)
+	}
+	var seen []string
+	r = NewReader(chunked{strings.NewReader("data: a\r\ndata: b\r\r\n\r\n"), 1}, 1024)
+	r.OnLine = func(line []byte) { seen = append(seen, string(line)) }
+	if data, err := r.Next(); err != nil || string(data) != "a\nb" || strings.Join(seen, "|") != "data: a|data: b|" {
+		t.Errorf("%q %v, lines %q", data, err, seen)
+	}
+	if data, err := r.Next(); err != io.EOF || strings.Join(seen, "|") != "data: a|data: b||" {
+		t.Errorf("%q %v, lines %q", data, err, seen)
+	}
+}
+
+// thenFail reads first, and fails the test if read again.
+type thenFail struct {
+	t     *testing.T
+	first string
+	read  bool
+}
+
+func (f *thenFail) Read(p []byte) (int, error) {
+	if f.read {
+		f.t.Error("read again: the event waited for more bytes")
+		return 0, errors.New("read again")
+	}
+	f.read = true
+	return copy(p, f.first), nil
+}
+
 // chunked reads at most size bytes at a time, as a fetch body's chunks come.
 type chunked struct {
 	r    io.Reader
