@@ -30,8 +30,8 @@ type Reader struct {
 	// included, before Next interprets it; the slice is valid only during
 	// the call. A caller checking the transport watches the framing with
 	// it: comments, fields AG-UI gives no meaning to, an event the
-	// stream's end cut short. What the stream ended with after its last
-	// line end is no line: Cut holds it.
+	// stream's end cut short. What the stream ends with after its last
+	// line end comes last, with Unended true.
 	OnLine func(line []byte)
 
 	lines   *bufio.Scanner
@@ -41,15 +41,14 @@ type Reader struct {
 	kept    *[]byte // where data came from, to go back to the pool
 	hasData bool
 	started bool
-	partial bool   // the scanner's token is the stream's end inside a line
-	cut     []byte // that token, kept
-	err     error  // the end, once reached: every later Next returns it
+	unended bool  // the line read last is the stream's end inside a line
+	skipLF  bool  // the last line ended with the last byte read, a CR
+	err     error // the end, once reached: every later Next returns it
 }
 
-// Cut is what the stream ended with after its last line end, a line it
-// cut short; nil when it ended at a line end. It is known once Next has
-// returned an error.
-func (s *Reader) Cut() []byte { return s.cut }
+// Unended reports whether the line OnLine is told of is what the stream
+// ended with after its last line end: no line, but a line cut short.
+func (s *Reader) Unended() bool { return s.unended }
 
 // Readers take their first line buffer from a pool and give it back, with
 // the event buffer, at the stream's end: a stream judged per request
@@ -84,19 +83,18 @@ func NewReader(r io.Reader, maxEvent int) *Reader {
 	// @ag-ui/client's do, an agent's next bytes perhaps seconds away; an
 	// LF right after it is the same line end, skipped when it comes.
 	s := &Reader{lines: lines, buf: buf, max: maxEvent}
-	searched, skipLF := 0, false
+	searched := 0
 	lines.Split(func(data []byte, atEOF bool) (int, []byte, error) {
-		if skipLF && len(data) > 0 {
-			if skipLF = false; data[0] == '\n' {
-				return 1, nil, nil
-			}
+		if s.skipLF && len(data) > 0 && data[0] == '\n' { // split is only asked with data, or at the end
+			s.skipLF = false
+			return 1, nil, nil
 		}
 		advance, line, err := scanLines(data, searched, atEOF)
-		s.partial = line != nil && advance == len(line) // no line end consumed: the stream ended inside it
+		s.unended = line != nil && advance == len(line) // no line end consumed: the stream ended inside it
 		if advance == 0 && err == nil && len(data) >= maxLine && data[0] == ':' {
 			return 0, nil, ErrCommentTooLarge // the scanner would say only bufio.ErrTooLong
 		}
-		skipLF = advance > 0 && advance == len(data) && data[advance-1] == '\r'
+		s.skipLF = advance > 0 && advance == len(data) && data[advance-1] == '\r'
 		searched = 0
 		if advance == 0 {
 			searched = len(data)
@@ -145,10 +143,6 @@ func (s *Reader) next() ([]byte, error) {
 		if !s.started {
 			s.started = true
 			line = bytes.TrimPrefix(line, []byte("\uFEFF"))
-		}
-		if s.partial { // no line: the last Scan, whose event is discarded
-			s.cut = bytes.Clone(line)
-			break
 		}
 		if s.OnLine != nil {
 			s.OnLine(line)

@@ -86,28 +86,36 @@ func TestSSEReaderNamesALongComment(t *testing.T) {
 
 // OnLine sees every line, blank ones and comments included, before the
 // event they belong to is returned; what the stream ends with after its
-// last line end is no line, and Cut holds it.
+// last line end comes last, Unended.
 func TestOnLineSeesEveryLineInOrder(t *testing.T) {
 	r := NewReader(iotest.OneByteReader(strings.NewReader("\uFEFF: hi\r\nevent: x\ndata: a\n\ndata: b")), 1024)
 	var seen []string
-	r.OnLine = func(line []byte) { seen = append(seen, string(line)) }
+	r.OnLine = func(line []byte) {
+		if r.Unended() {
+			line = append([]byte("unended "), line...)
+		}
+		seen = append(seen, string(line))
+	}
 	data, err := r.Next()
 	if err != nil || string(data) != "a" || strings.Join(seen, "|") != ": hi|event: x|data: a|" {
 		t.Fatalf("%q %v, lines %q", data, err, seen)
 	}
-	if _, err := r.Next(); !errors.Is(err, io.EOF) || len(seen) != 4 || string(r.Cut()) != "data: b" {
-		t.Errorf("%v, lines %q, cut %q", err, seen, r.Cut())
+	if _, err := r.Next(); !errors.Is(err, io.EOF) || seen[len(seen)-1] != "unended data: b" {
+		t.Errorf("%v, lines %q", err, seen)
 	}
-	// A stream that ends at a line end, a lone CR's included, cuts nothing.
+	// A stream that ends at a line end, a lone CR's included, leaves no
+	// line unended.
 	for _, stream := range []string{"data: a\n\n", "data: a\n\n: x\r", ""} {
 		r := NewReader(strings.NewReader(stream), 1024)
+		r.OnLine = func([]byte) {
+			if r.Unended() {
+				t.Errorf("%q: a line unended", stream)
+			}
+		}
 		for {
 			if _, err := r.Next(); err != nil {
 				break
 			}
-		}
-		if r.Cut() != nil {
-			t.Errorf("%q: cut %q", stream, r.Cut())
 		}
 	}
 }

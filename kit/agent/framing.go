@@ -26,9 +26,18 @@ type framing struct {
 	others       map[string]int // lines of other fields, by field name
 	unspaced     int            // "data:" lines with no space after the colon
 	multiLine    int            // events of more than one data line
+	cutShort     int            // the bytes of a line the stream's end cut, not a comment's
 }
 
-func (f *framing) line(line []byte) {
+// line watches one line; unended, it is what the stream ended with after
+// its last line end (sse.Reader.Unended): no line, and no field or comment.
+func (f *framing) line(line []byte, unended bool) {
+	if unended {
+		if len(line) > 0 && line[0] != ':' { // (a byte-order mark alone is trimmed to nothing)
+			f.cutShort = len(line)
+		}
+		return
+	}
 	f.lines++
 	switch {
 	case len(line) == 0:
@@ -64,14 +73,12 @@ func (f *framing) line(line []byte) {
 }
 
 // cut is the finding for a stream that ended inside an event: after data
-// lines with no blank line, or inside a line (rest, what came after the
-// last line end) that is not a comment's.
-func (f *framing) cut(rest []byte) *rules.Failure {
-	inLine := len(rest) > 0 && rest[0] != ':'
+// lines with no blank line, or inside a line that is not a comment's.
+func (f *framing) cut() *rules.Failure {
 	switch {
-	case inLine:
+	case f.cutShort > 0:
 		return &rules.Failure{Rule: rules.SSEFraming, Text: fmt.Sprintf(
-			"the stream ended inside an event: %d data line(s) and %d bytes of a line with no end, which a client discards", f.pending, len(rest))}
+			"the stream ended inside an event: %d data line(s) and %d bytes of a line with no end, which a client discards", f.pending, f.cutShort)}
 	case f.pending > 0:
 		return &rules.Failure{Rule: rules.SSEFraming, Text: fmt.Sprintf(
 			"the stream ended inside an event: %d data line(s), %d bytes, with no blank line after them, which a client discards", f.pending, f.pendingBytes)}

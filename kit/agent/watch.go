@@ -61,7 +61,7 @@ func Watch(body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watched {
 		halted = halted || !frame(script.Frame{Comment: text, Line: line}, agui.Judgement{})
 	}}
 	events := sse.NewReader(body, agui.MaxEventBytes)
-	events.OnLine = watch.line
+	events.OnLine = func(line []byte) { watch.line(line, events.Unended()) }
 	for !halted {
 		data, err := events.Next()
 		if err != nil {
@@ -74,7 +74,7 @@ func Watch(body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watched {
 	if halted && w.Err == nil {
 		w.Err = ErrHalted
 	}
-	w.Cut, w.Notes = watch.cut(events.Cut()), watch.notes()
+	w.Cut, w.Notes = watch.cut(), watch.notes()
 	w.judged(consumer)
 	return w
 }
