@@ -9,9 +9,10 @@ import (
 )
 
 // wasmGzipBudget is the gzip -9 size of app.wasm measured on 2026-12-03
-// (2,508,149 bytes, Go 1.26.8), the AG-UI 1.0 engine in it, plus 3 %.
-// Raise it only with a reason written in docs/agent-analysis.md.
-const wasmGzipBudget = 2_583_000
+// (2,508,149 bytes, Go 1.26.8), the AG-UI 1.0 engine in it, plus 3 %, plus
+// what docs/agent-analysis.md ("The page's size") gives a reason for.
+// Raise it only with a reason written there.
+const wasmGzipBudget = 2_585_000
 
 func TestWasmSizeBudget(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join(webDir, "app.wasm"))
