@@ -13,7 +13,8 @@ import (
 // framing watches the SSE lines of a stream (sse.Reader.OnLine) for what
 // the reader forgives: fields AG-UI gives no meaning to, data lines some
 // clients skip, events over several lines, and an event the stream's end
-// cut short, which every client discards.
+// cut short, which the SSE standard discards (@ag-ui/client reads what is
+// left as one more event: clients disagree).
 type framing struct {
 	comment func(text string, line int) // told of each comment line, and its number, as it is read
 
@@ -78,10 +79,10 @@ func (f *framing) cut() *rules.Failure {
 	switch {
 	case f.cutShort > 0:
 		return &rules.Failure{Rule: rules.SSEFraming, Text: fmt.Sprintf(
-			"the stream ended inside an event: %d data line(s) and %d bytes of a line with no end, which a client discards", f.pending, f.cutShort)}
+			"the stream ended inside an event: %d data line(s) and %d bytes of a line with no end, which the SSE standard discards (EventSource does; @ag-ui/client reads what is left as one more event)", f.pending, f.cutShort)}
 	case f.pending > 0:
 		return &rules.Failure{Rule: rules.SSEFraming, Text: fmt.Sprintf(
-			"the stream ended inside an event: %d data line(s), %d bytes, with no blank line after them, which a client discards", f.pending, f.pendingBytes)}
+			"the stream ended inside an event: %d data line(s), %d bytes, with no blank line after them, which the SSE standard discards (EventSource does; @ag-ui/client reads what is left as one more event)", f.pending, f.pendingBytes)}
 	}
 	return nil
 }

@@ -29,7 +29,7 @@ type Watched struct {
 	// engine's bound (OverBound), or the body's error.
 	Err error
 	// Cut is the failure of a stream that ended inside an event, which
-	// every client discards: the reading ended there, and the stream did.
+	// the SSE standard discards: the reading ended there, and the stream did.
 	Cut *rules.Failure
 	// Framing is the failure of the transport's framing that ended the
 	// reading before the stream did (a binary frame longer than a client
