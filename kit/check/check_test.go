@@ -205,3 +205,12 @@ func TestAnErroredRunSaysSo(t *testing.T) {
 		t.Errorf("%s", out.String())
 	}
 }
+
+// A RUN_ERROR is reported whatever its message says, "" included.
+func TestARunErrorWithAnEmptyMessageIsOne(t *testing.T) {
+	doc := `{"name":"re","stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"},{"type":"RUN_ERROR","message":""}],"expect":{"runError":true}}`
+	r := Data("re.json", []byte(doc), true)
+	if len(r) != 1 || !r[0].OK {
+		t.Errorf("%+v", r)
+	}
+}

@@ -66,18 +66,18 @@ func compare(r Replay, e Expect) (disagree []rules.Failure, notes []string) {
 		}
 	}
 	if e.RunError != nil {
-		reported := ""
+		reported, errored := "", false // a RUN_ERROR's message may be ""
 		for _, run := range r.Runs {
 			if run.Error != nil {
-				reported = run.Error.Message
+				reported, errored = run.Error.Message, true
 			}
 		}
 		var want any
 		json.Unmarshal(e.RunError, &want)
 		switch want := want.(type) {
 		case bool:
-			if (reported != "") != want {
-				fail("runError", "runError %v, want %v", reported != "", want)
+			if errored != want {
+				fail("runError", "runError %v, want %v", errored, want)
 			}
 		case string:
 			if !strings.Contains(reported, want) {
