@@ -111,11 +111,22 @@ func Parse(data []byte, name string) (Script, error) {
 				return Script{}, err
 			}
 			return parseObject(d, members, name)
-		case Find(members, "type") == nil:
+		case Find(members, "type") == nil || isProblem(d, members):
 			return Script{}, notAScript(d, members)
 		}
 	}
 	return parseLines(d, name)
+}
+
+// isProblem reports whether an object is an RFC 9457 problem (an HTTP
+// error body, this server's among them): its "type" a URI, not an event
+// type, beside a "title", "detail" or "status".
+func isProblem(d Doc, members []Member) bool {
+	typ, err := d.Text(*Find(members, "type"))
+	if err != nil || !strings.Contains(typ, ":") {
+		return false
+	}
+	return Find(members, "title") != nil || Find(members, "detail") != nil || Find(members, "status") != nil
 }
 
 // notAScript says what a lone object with no "stream" and no "type" is:

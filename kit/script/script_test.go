@@ -91,6 +91,7 @@ func TestParseRefusesBadScriptsWithTheirLine(t *testing.T) {
 		{`[{"afterMs":1,"event":{"type":"B"},"event":{"type":"C"}}]`, 1, `a frame gives "event" twice`},
 		{"{\"name\":\"x\",\n\"stream\":[{\"type\":\"A\"}],\"name\":\"y\"}", 2, `a script gives "name" twice (first at line 1, column 9)`},
 		{`{"detail":"Not Found"}`, 1, `the file holds an HTTP error body, not a stream: {"detail":"Not Found"}`},
+		{`{"type":"urn:agent-analysis:problem:unknown-scenario","title":"Unknown scenario","status":422}`, 1, `the file holds an HTTP error body, not a stream: {"type":"urn:agent-analysis:problem:unknown-scenario"`},
 		{`{"Stream":[{"type":"A"}]}`, 1, `a script has no member "Stream": names are case-sensitive ("stream")`},
 		{`{"name":"x"}`, 1, `neither a "stream" (a script) nor a "type" (an event)`},
 		{`[]`, 0, "holds no event"},
