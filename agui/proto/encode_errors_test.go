@@ -18,6 +18,7 @@ func TestEncodeRefusesWhatItCannotCarry(t *testing.T) {
 		{"no type", `{"message":"a"}`, "/type", "absent"},
 		{"a type no arm carries", `{"type":"THINKING_START"}`, "/type", "no arm"},
 		{"a member the schema lacks", `{"type":"RUN_STARTED","threadId":"t","runId":"r","extra":1}`, "/extra", "no field"},
+		{"a member named \"\"", `{"type":"RUN_STARTED","threadId":"t","runId":"r","":"lost"}`, "/", "no field"},
 		{"a required string absent", `{"type":"TEXT_MESSAGE_CONTENT","messageId":"m"}`, "/delta", `read back as ""`},
 		{"a string that is not one", `{"type":"TEXT_MESSAGE_END","messageId":5}`, "/messageId", "a number"},
 		{"a number past a double", `{"type":"STATE_SNAPSHOT","snapshot":{"n":12345678901234567890}}`, "/snapshot/n", "12345678901234567000"},

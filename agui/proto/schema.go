@@ -74,6 +74,9 @@ func (m *message) field(num protowire.Number) *field {
 }
 
 func (m *message) member(json string) *field {
+	if json == "" {
+		return nil // base_event's: a field of no member, whose members the event's own are
+	}
 	for i := range m.fields {
 		if m.fields[i].json == json {
 			return &m.fields[i]
