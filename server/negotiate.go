@@ -86,7 +86,7 @@ func (a acceptance) pick(binaryOK bool) (wire, bool) {
 
 // mediaRange reads one range of an Accept header: its type, lowercased,
 // and its q (1 when not given); ok is false for one that is not a
-// media range, or whose q is not a number between 0 and 1.
+// media range, or whose q is not a qvalue (qValue).
 func mediaRange(r string) (typ string, q float64, ok bool) {
 	typ, params, _ := strings.Cut(r, ";")
 	typ = strings.ToLower(strings.TrimSpace(typ))
@@ -99,14 +99,29 @@ func mediaRange(r string) (typ string, q float64, ok bool) {
 		if strings.ToLower(strings.TrimSpace(name)) != "q" {
 			continue
 		}
-		v, err := strconv.ParseFloat(strings.Trim(strings.TrimSpace(value), `"`), 64)
-		if err != nil || !(v >= 0 && v <= 1) { // NaN too, which ParseFloat reads
+		if q, ok = qValue(strings.Trim(strings.TrimSpace(value), `"`)); !ok { // quoted, as a parameter may be
 			return "", 0, false
 		}
-		q = v
 		break
 	}
 	return typ, q, true
+}
+
+// qValue reads a weight as RFC 9110 (12.4.2) writes one: "0" or "1", to
+// at most three decimals, and none past 1. ParseFloat would read NaN,
+// 0x1p-1 and 5e-1 too, which no client means.
+func qValue(s string) (float64, bool) {
+	whole, frac, _ := strings.Cut(s, ".")
+	if (whole != "0" && whole != "1") || len(frac) > 3 {
+		return 0, false
+	}
+	for _, c := range frac {
+		if c < '0' || c > '9' || whole == "1" && c != '0' {
+			return 0, false
+		}
+	}
+	q, err := strconv.ParseFloat(s, 64)
+	return q, err == nil
 }
 
 // specificity is how closely a range matches a type: 2 for the type

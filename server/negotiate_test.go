@@ -37,6 +37,14 @@ func TestNegotiate(t *testing.T) {
 		{"garbage", true, sse, false},
 		{"text/event-stream; charset=utf-8; q=0.8", true, sse, true},
 		{`application/vnd.ag-ui.event+proto;q="0.9"`, true, binary, true},
+		// A q is a qvalue as RFC 9110 writes one, or the range counts for nothing.
+		{"application/vnd.ag-ui.event+proto;q=0x1p-1, text/event-stream;q=0.1", true, sse, true},
+		{"application/vnd.ag-ui.event+proto;q=5e-1, text/event-stream;q=0.1", true, sse, true},
+		{"application/vnd.ag-ui.event+proto;q=0.5000, text/event-stream;q=0.1", true, sse, true},
+		{"application/vnd.ag-ui.event+proto;q=1.001, text/event-stream;q=0.1", true, sse, true},
+		{"application/vnd.ag-ui.event+proto;q=2", true, sse, false},
+		{"application/vnd.ag-ui.event+proto;q=0.5, text/event-stream;q=0.25", true, binary, true},
+		{"application/vnd.ag-ui.event+proto;q=1.000, text/event-stream;q=0.", true, binary, true},
 	} {
 		got, ok := negotiate(tt.accept).pick(tt.binaryOK)
 		if got != tt.want || ok != tt.ok {
