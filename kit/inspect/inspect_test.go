@@ -482,3 +482,26 @@ func TestAContinuationFromAFileStartsFromItsResume(t *testing.T) {
 		}
 	}
 }
+
+// A resume is linked to the run it answers even when it comes before that
+// run's judge, behind the bytes, has read the run's end.
+func TestAResumeBeforeItsRunIsJudgedIsLinked(t *testing.T) {
+	s := inspect.NewStore(0)
+	in, _, _ := agui.ReadInput([]byte(`{"threadId":"t","runId":"r1","messages":[]}`))
+	c, err := agui.NewConsumer(in, agui.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := s.Begin(proxy.Begin{Method: "POST", Path: "/", ThreadID: "t", RunID: "r1", Started: time.Now()})
+	feed := func(event string) {
+		asked.Frame(time.Millisecond, script.Frame{Event: []byte(event)}, c.Feed([]byte(event)))
+	}
+	feed(`{"type":"RUN_STARTED","threadId":"t","runId":"r1"}`)
+	s.Begin(proxy.Begin{Method: "POST", Path: "/", ThreadID: "t", RunID: "r2", Started: time.Now(), Resume: true}) // the resume, first
+	feed(`{"type":"RUN_FINISHED","threadId":"t","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"confirmation"}]}}`)
+	first, _ := s.Detail("1")
+	second, _ := s.Detail("2")
+	if first.Status != runs.Interrupted || first.ResumedBy != "2" || second.Resumes != "1" {
+		t.Errorf("first %s resumed by %q, second resumes %q", first.Status, first.ResumedBy, second.Resumes)
+	}
+}

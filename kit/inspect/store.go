@@ -33,9 +33,10 @@ type Store struct {
 
 // entry is one run as the store holds it.
 type entry struct {
-	detail runs.Detail
-	events []runs.Event
-	bytes  int
+	detail  runs.Detail
+	events  []runs.Event
+	bytes   int
+	resumes bool // it continues an interrupted run of its thread, which it is linked to once known
 }
 
 // NewStore keeps the last keep runs (DefaultKeep when keep < 1).
@@ -54,7 +55,7 @@ func (s *Store) add(d runs.Detail, resumes bool) *entry {
 	defer s.mu.Unlock()
 	s.next++
 	d.ID = strconv.Itoa(s.next)
-	e := &entry{detail: d}
+	e := &entry{detail: d, resumes: resumes}
 	if resumes && d.ThreadID != "" {
 		for _, prev := range slices.Backward(s.runs) {
 			if prev.detail.ThreadID == d.ThreadID && prev.detail.Status == runs.Interrupted && prev.detail.ResumedBy == "" {
@@ -93,6 +94,7 @@ func (s *Store) event(e *entry, ev runs.Event, j agui.Judgement) {
 	if ev.Index >= 0 {
 		e.detail.Events = ev.Index + 1
 		ended(&e.detail, j)
+		s.linkResume(e)
 	}
 	for _, m := range ev.Marks {
 		if m.Fatal {
@@ -113,11 +115,33 @@ func (s *Store) event(e *entry, ev runs.Event, j agui.Judgement) {
 	s.trim()
 }
 
+// linkResume links a run just found interrupted to the run that resumes
+// it, if that has come already: a client may send its resume before the
+// judge of the run it answers, behind the bytes, has read that run's end.
+// (add links a resume to a run interrupted by then.)
+func (s *Store) linkResume(prev *entry) {
+	if prev.detail.Status != runs.Interrupted || prev.detail.ResumedBy != "" || prev.detail.ThreadID == "" {
+		return
+	}
+	i := slices.Index(s.runs, prev)
+	if i < 0 {
+		return // let go
+	}
+	for _, e := range s.runs[i+1:] {
+		if e.resumes && e.detail.Resumes == "" && e.detail.ThreadID == prev.detail.ThreadID {
+			prev.detail.ResumedBy, e.detail.Resumes = e.detail.ID, prev.detail.ID
+			s.publish(runs.Update{Kind: "run", Run: &e.detail.Run})
+			return
+		}
+	}
+}
+
 // update changes a run's detail, and tells the subscribers.
 func (s *Store) update(e *entry, change func(*runs.Detail)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	change(&e.detail)
+	s.linkResume(e)
 	if _, live := s.byID[e.detail.ID]; live {
 		s.publish(runs.Update{Kind: "run", Run: &e.detail.Run})
 	}
