@@ -462,6 +462,11 @@ func TestHeadersAsCurlSendsThem(t *testing.T) {
 		case "gzip, corrupt":
 			w.Header().Set("Content-Encoding", "gzip")
 			io.WriteString(w, normal) // not gzip at all
+		case "gzip, untrailered":
+			w.Header().Set("Content-Encoding", "gzip")
+			z := gzip.NewWriter(w)
+			io.WriteString(z, normal)
+			z.Flush() // and never Close: the body ends whole, its gzip short of its trailer
 		case "gzip, refused":
 			w.Header().Set("Content-Encoding", "gzip")
 			w.WriteHeader(http.StatusBadGateway)
@@ -484,6 +489,10 @@ func TestHeadersAsCurlSendsThem(t *testing.T) {
 	ex = Run(t.Context(), Request{URL: url, Input: in, Header: http.Header{"Accept-Encoding": {"gzip, corrupt"}}})
 	if len(ex.Failures) != 1 || ex.Failures[0].Rule != rules.Unjudged || !strings.Contains(ex.Failures[0].Text, "not the gzip it says") {
 		t.Errorf("a stream that is not the gzip it says: %+v %q %d", ex.Failures, ex.Truncated, ex.Transport.Events)
+	}
+	ex = Run(t.Context(), Request{URL: url, Input: in, Header: http.Header{"Accept-Encoding": {"gzip, untrailered"}}})
+	if ex.Transport.Events != 2 || len(ex.Failures) != 1 || ex.Failures[0].Text != "the answer's gzip encoding ended short of its trailer after every run ended" {
+		t.Errorf("a gzip stream without its trailer: %d events, %+v", ex.Transport.Events, ex.Failures)
 	}
 	ex = Run(t.Context(), Request{URL: url, Input: in, Header: http.Header{"Accept-Encoding": {"gzip, refused"}}})
 	if len(ex.Failures) != 1 || ex.Failures[0].Text != "the agent answered 502 Bad Gateway, not 2xx: a body that is not the gzip it says it is" {

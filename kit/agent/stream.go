@@ -50,7 +50,7 @@ func Decoded(body io.Reader, encoding string) (_ io.Reader, encoded error) {
 	case "", "identity":
 		return body, nil
 	case "gzip":
-		return &gunzip{src: body}, nil
+		return &gunzip{src: ending{Reader: body}}, nil
 	default:
 		return body, fmt.Errorf("the stream is %s-encoded: identity and gzip streams are read", enc)
 	}
@@ -59,19 +59,51 @@ func Decoded(body io.Reader, encoding string) (_ io.Reader, encoded error) {
 // gunzip unzips src from its first read on, so that a stream that ends,
 // times out or is stopped before its first bytes ends as any other does.
 type gunzip struct {
-	src io.Reader
+	src ending
 	z   *gzip.Reader
 	err error // a header that is not gzip's, for every read
 }
 
 func (g *gunzip) Read(p []byte) (int, error) {
 	if g.z == nil && g.err == nil {
-		g.z, g.err = gzip.NewReader(g.src)
+		g.z, g.err = gzip.NewReader(&g.src)
 	}
 	if g.err != nil {
 		return 0, g.err
 	}
-	return g.z.Read(p)
+	n, err := g.z.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) && g.src.ended {
+		err = errGzipCut // the body came whole, its gzip did not
+	}
+	return n, err
+}
+
+// errGzipCut is a body that ended, as HTTP goes, inside its gzip encoding:
+// no connection broke. It is an io.ErrUnexpectedEOF.
+var errGzipCut = fmt.Errorf("its gzip encoding ended short of its trailer: %w", io.ErrUnexpectedEOF)
+
+// ending is a reader that remembers whether it ended (io.EOF).
+type ending struct {
+	io.Reader
+	ended bool
+}
+
+func (e *ending) Read(p []byte) (int, error) {
+	n, err := e.Reader.Read(p)
+	e.ended = e.ended || err == io.EOF
+	return n, err
+}
+
+// breakOf words what ended a stream early, and how: the connection, or
+// the body's gzip encoding cut short.
+func breakOf(err error) (what, how string) {
+	switch {
+	case errors.Is(err, errGzipCut):
+		return "the answer's gzip encoding ended short of its trailer", ""
+	case err == nil:
+		return "the connection broke", ""
+	}
+	return "the connection broke", ": " + err.Error()
 }
 
 // NotGzip says whether err is gzip's finding that its stream is not gzip.
@@ -187,6 +219,7 @@ func (a arrivals) Read(p []byte) (int, error) {
 // the bound caused is not the stream's finding.
 func (run *reading) ended(ctx context.Context, err error) {
 	cause := context.Cause(ctx)
+	what, how := breakOf(err)
 	switch {
 	case errors.Is(cause, errStopped):
 		run.ex.Stopped = &Stopped{Events: run.events, At: time.Since(run.start), Types: run.types}
@@ -209,14 +242,14 @@ func (run *reading) ended(ctx context.Context, err error) {
 	case run.ex.Transport.Status == 0:
 		run.fail(rules.Unreachable, "%v", err)
 	case run.ex.Truncated != "":
-		run.ex.Truncated += " (the connection broke: " + err.Error() + ")"
+		run.ex.Truncated += " (" + what + how + ")"
 	// After a broken rule the engine judges nothing more, and says nothing
 	// of truncation: the runs it saw until then word the break.
 	case run.ex.Violation != nil && run.activeRun != "":
-		run.fail(rules.StreamBroken, "the connection broke while run %q was active: %v", run.activeRun, err)
+		run.fail(rules.StreamBroken, "%s while run %q was active%s", what, run.activeRun, how)
 	case run.ex.Violation != nil:
-		run.fail(rules.StreamBroken, "the connection broke after the stream broke a rule: %v", err)
+		run.fail(rules.StreamBroken, "%s after the stream broke a rule%s", what, how)
 	default:
-		run.fail(rules.StreamBroken, "the connection broke after every run ended: %v", err)
+		run.fail(rules.StreamBroken, "%s after every run ended%s", what, how)
 	}
 }
