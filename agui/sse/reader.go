@@ -85,21 +85,25 @@ func NewReader(r io.Reader, maxEvent int) *Reader {
 	s := &Reader{lines: lines, buf: buf, max: maxEvent}
 	searched := 0
 	lines.Split(func(data []byte, atEOF bool) (int, []byte, error) {
-		if s.skipLF && len(data) > 0 && data[0] == '\n' { // split is only asked with data, or at the end
-			s.skipLF = false
-			return 1, nil, nil
+		// The LF is skipped within this call: a split that gives no token
+		// has the scanner read on (or stop, at the end) rather than split
+		// what it holds again.
+		skip := 0
+		if s.skipLF && len(data) > 0 && data[0] == '\n' {
+			skip = 1
 		}
-		advance, line, err := scanLines(data, searched, atEOF)
+		rest := data[skip:]
+		advance, line, err := scanLines(rest, searched, atEOF)
 		s.unended = line != nil && advance == len(line) // no line end consumed: the stream ended inside it
-		if advance == 0 && err == nil && len(data) >= maxLine && data[0] == ':' {
+		if advance == 0 && err == nil && len(rest) >= maxLine && rest[0] == ':' {
 			return 0, nil, ErrCommentTooLarge // the scanner would say only bufio.ErrTooLong
 		}
-		s.skipLF = advance > 0 && advance == len(data) && data[advance-1] == '\r'
+		s.skipLF = advance > 0 && advance == len(rest) && rest[advance-1] == '\r'
 		searched = 0
 		if advance == 0 {
-			searched = len(data)
+			searched = len(rest)
 		}
-		return advance, line, err
+		return skip + advance, line, err
 	})
 	data := eventBuffers.Get().(*[]byte)
 	s.data, s.kept = (*data)[:0], data

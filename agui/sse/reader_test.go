@@ -139,6 +139,51 @@ func TestALoneCREndsItsLineAtOnce(t *testing.T) {
 	}
 }
 
+// An LF after a CR that ended the last read's bytes is skipped with what
+// follows it in the same read: nothing that came with it is lost at the
+// stream's end, or held back for bytes to come.
+func TestTheLFOfACRLFSplitAcrossReads(t *testing.T) {
+	r := NewReader(&reads{t: t, chunks: []string{"data: a\r\n\r", "\ndata: b\r\n\r\n"}, eofWithLast: true}, 1024)
+	var got []string
+	for {
+		data, err := r.Next()
+		if err != nil {
+			break
+		}
+		got = append(got, string(data))
+	}
+	if strings.Join(got, "|") != "a|b" {
+		t.Errorf("events %q", got)
+	}
+	r = NewReader(&reads{t: t, chunks: []string{"data: a\r\n\r", "\ndata: b\n\n"}}, 1024)
+	for _, want := range []string{"a", "b"} {
+		if data, err := r.Next(); err != nil || string(data) != want {
+			t.Errorf("%q %v, want %q", data, err, want)
+		}
+	}
+}
+
+// reads gives its chunks one a read, the last with io.EOF if asked, and
+// fails the test if read past them.
+type reads struct {
+	t           *testing.T
+	chunks      []string
+	eofWithLast bool
+}
+
+func (r *reads) Read(p []byte) (int, error) {
+	if len(r.chunks) == 0 {
+		r.t.Error("read past the chunks: an event waited for bytes to come")
+		return 0, errors.New("read past")
+	}
+	n := copy(p, r.chunks[0])
+	r.chunks = r.chunks[1:]
+	if len(r.chunks) == 0 && r.eofWithLast {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
 // thenFail reads first, and fails the test if read again.
 type thenFail struct {
 	t     *testing.T
