@@ -24,7 +24,7 @@ func AppendDecode(dst, msg []byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	d := decoder{out: dst, joinable: len(msg)}
+	d := decoder{out: dst, joinable: max(8*len(msg), 1<<20)}
 	err = d.event(m, payload, at)
 	if d.overJoined != nil { // what failed after it read what it could not join
 		err = d.overJoined
@@ -121,11 +121,13 @@ type decoder struct {
 	out   []byte
 	depth int
 	// joinable is what merging message fields given more than once may
-	// still copy: the message's size, for all merges together. A field
-	// given twice at each of many levels, each merge copying all below
-	// it, would otherwise make a frame cost its size times its depth in
-	// memory (10 MiB frames, 512 levels). overJoined is the merge that
-	// went past it; the decoding ends with it.
+	// still copy: eight times the message, at least 1 MiB, for all merges
+	// together. Each merge copies all below it, so a field given twice at
+	// each of many levels would make a frame cost its size times its depth
+	// in memory (10 MiB frames, 512 levels); two encodings of one event
+	// concatenated, which protobuf reads as one, merge at each level they
+	// nest, and pass. overJoined is the merge that went past it; the
+	// decoding ends with it.
 	joinable   int
 	overJoined *DecodeError
 }
@@ -213,23 +215,24 @@ func (d *decoder) merged(s *scanned, num protowire.Number) ([]byte, int) {
 	if o.n == 1 {
 		return o.b, o.at
 	}
-	b, at := d.joined(s.b, num)
+	b, at := d.joined(s.b, num, s.at)
 	return b, s.at + at
 }
 
 // joined is joined(b, num) within what d may still join; past it, nothing
-// (an empty message), and the decoding fails with overJoined.
-func (d *decoder) joined(b []byte, num protowire.Number) ([]byte, int) {
-	size, at := 0, 0
+// (an empty message), and the decoding fails with overJoined, placed by
+// base, b's offset in the message.
+func (d *decoder) joined(b []byte, num protowire.Number, base int) ([]byte, int) {
+	size, at := 0, -1
 	for v, vat := range occurrences(b, num) {
-		if size == 0 {
-			at = vat
+		if at < 0 {
+			at = vat // the first's, as joined says
 		}
 		size += len(v)
 	}
 	if d.overJoined != nil || size > d.joinable {
 		if d.overJoined == nil {
-			d.overJoined = bad(at, "", "a message field given more than once, nested in others given more than once, past what merging them may copy (the frame's size)")
+			d.overJoined = bad(base+at, "", "a message field given more than once, nested in others given more than once, past what merging them may copy (eight times the frame, at least 1 MiB)")
 		}
 		return nil, at
 	}

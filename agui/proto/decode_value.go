@@ -97,7 +97,7 @@ func (d *decoder) value(b []byte, at int) (held bool, err error) {
 	default:
 		v, vat := last.b, last.at
 		if last.n > 1 {
-			v, vat = d.joined(b[run:], arm)
+			v, vat = d.joined(b[run:], arm, at+run)
 			vat += at + run
 		}
 		if arm == structValue {
@@ -276,7 +276,7 @@ func (d *decoder) readEntry(b []byte, at int) (e entry, err error) {
 		off += n
 	}
 	if values > 1 {
-		e.val, e.valAt = d.joined(b, 2)
+		e.val, e.valAt = d.joined(b, 2, at)
 		e.valAt += at
 	}
 	return e, nil
