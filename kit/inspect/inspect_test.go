@@ -505,3 +505,26 @@ func TestAResumeBeforeItsRunIsJudgedIsLinked(t *testing.T) {
 		t.Errorf("first %s resumed by %q, second resumes %q", first.Status, first.ResumedBy, second.Resumes)
 	}
 }
+
+// A live run is never linked to a file's continuation, nor a file's run to
+// a live resume, though their threads have one id (thread-1 is common).
+func TestRunsLinkOnlyWithinTheirSource(t *testing.T) {
+	s := inspect.NewStore(0)
+	in, _, _ := agui.ReadInput([]byte(`{"threadId":"thread-1","runId":"r1","messages":[]}`))
+	c, _ := agui.NewConsumer(in, agui.Options{})
+	live := s.Begin(proxy.Begin{Method: "POST", Path: "/", ThreadID: "thread-1", RunID: "r1", Started: time.Now()})
+	feed := func(event string) { live.Frame(time.Millisecond, script.Frame{Event: []byte(event)}, c.Feed([]byte(event))) }
+	feed(`{"type":"RUN_STARTED","threadId":"thread-1","runId":"r1"}`)
+	if said := s.Load([]string{"../../fixtures/approval.json"}); said != nil {
+		t.Fatal(said)
+	}
+	feed(`{"type":"RUN_FINISHED","threadId":"thread-1","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"confirmation"}]}}`)
+	if d, _ := s.Detail("1"); d.ResumedBy != "" {
+		t.Errorf("the live run is resumed by %q, a file's continuation", d.ResumedBy)
+	}
+	for _, r := range s.Runs() {
+		if d, _ := s.Detail(r.ID); r.ID != "1" && d.Resumes == "1" {
+			t.Errorf("run %s (%s) resumes the live run", r.ID, d.Source)
+		}
+	}
+}

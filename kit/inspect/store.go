@@ -58,7 +58,7 @@ func (s *Store) add(d runs.Detail, resumes bool) *entry {
 	e := &entry{detail: d, resumes: resumes}
 	if resumes && d.ThreadID != "" {
 		for _, prev := range slices.Backward(s.runs) {
-			if prev.detail.ThreadID == d.ThreadID && prev.detail.Status == runs.Interrupted && prev.detail.ResumedBy == "" {
+			if prev.detail.ThreadID == d.ThreadID && prev.detail.Source == d.Source && prev.detail.Status == runs.Interrupted && prev.detail.ResumedBy == "" {
 				prev.detail.ResumedBy, e.detail.Resumes = d.ID, prev.detail.ID
 				s.publish(runs.Update{Kind: "run", Run: &prev.detail.Run})
 				break
@@ -118,7 +118,9 @@ func (s *Store) event(e *entry, ev runs.Event, j agui.Judgement) {
 // linkResume links a run just found interrupted to the run that resumes
 // it, if that has come already: a client may send its resume before the
 // judge of the run it answers, behind the bytes, has read that run's end.
-// (add links a resume to a run interrupted by then.)
+// (add links a resume to a run interrupted by then.) Runs link only to
+// runs from the same source: a file's continuation answers its file's
+// run, whatever live run shares its thread's id.
 func (s *Store) linkResume(prev *entry) {
 	if prev.detail.Status != runs.Interrupted || prev.detail.ResumedBy != "" || prev.detail.ThreadID == "" {
 		return
@@ -128,7 +130,7 @@ func (s *Store) linkResume(prev *entry) {
 		return // let go
 	}
 	for _, e := range s.runs[i+1:] {
-		if e.resumes && e.detail.Resumes == "" && e.detail.ThreadID == prev.detail.ThreadID {
+		if e.resumes && e.detail.Resumes == "" && e.detail.ThreadID == prev.detail.ThreadID && e.detail.Source == prev.detail.Source {
 			prev.detail.ResumedBy, e.detail.Resumes = e.detail.ID, prev.detail.ID
 			s.publish(runs.Update{Kind: "run", Run: &e.detail.Run})
 			return
