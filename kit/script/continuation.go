@@ -41,9 +41,9 @@ func readContinuations(d Doc, m Member) ([]Continuation, *Error) {
 	}
 	var out []Continuation
 	seen := map[string]bool{}
-	lines := lineCounter{d: d}
+	lines := &lineCounter{d: d} // one for all: their offsets only grow
 	for i, it := range items {
-		c, err := readContinuation(d, it, lines.lineAt(it.At))
+		c, err := readContinuation(d, it, lines)
 		if err != nil {
 			err.Reason = fmt.Sprintf("continuation %d: %s", i, err.Reason)
 			return nil, err
@@ -59,7 +59,8 @@ func readContinuations(d Doc, m Member) ([]Continuation, *Error) {
 
 // readContinuation reads one continuation: a "name", a "when" and a
 // "stream"; other members are kept ("expect", "outcome", …).
-func readContinuation(d Doc, it Item, line int) (Continuation, *Error) {
+func readContinuation(d Doc, it Item, lines *lineCounter) (Continuation, *Error) {
+	line := lines.lineAt(it.At)
 	members, err := d.Object(it.Value, it.At, "a continuation")
 	if err != nil {
 		return Continuation{}, err
@@ -102,7 +103,7 @@ func readContinuation(d Doc, it Item, line int) (Continuation, *Error) {
 	if len(items) == 0 {
 		return Continuation{}, d.ErrorAt(stream.At, "%q: the stream holds no event", c.Name)
 	}
-	if c.Frames, err = readFrames(d, items); err != nil {
+	if c.Frames, err = readFrames(d, items, lines); err != nil {
 		err.Reason = fmt.Sprintf("%q: %s", c.Name, err.Reason)
 		return Continuation{}, err
 	}

@@ -276,7 +276,7 @@ func lineOf(data []byte, needle string) int {
 
 // addFrames reads the items of a stream, each an event or a frame.
 func (s *Script) addFrames(d Doc, items []Item) error {
-	frames, err := readFrames(d, items)
+	frames, err := readFrames(d, items, &lineCounter{d: d})
 	if err != nil {
 		return err
 	}
@@ -287,10 +287,10 @@ func (s *Script) addFrames(d Doc, items []Item) error {
 	return nil
 }
 
-// readFrames reads the items of a stream, each an event or a frame.
-func readFrames(d Doc, items []Item) ([]Frame, *Error) {
+// readFrames reads the items of a stream, each an event or a frame,
+// placing them on their lines with lines.
+func readFrames(d Doc, items []Item, lines *lineCounter) ([]Frame, *Error) {
 	frames := make([]Frame, 0, len(items))
-	lines := lineCounter{d: d}
 	for i, it := range items {
 		frame, err := readStep(d, it.Value, it.At, lines.lineAt(it.At), fmt.Sprintf("stream item %d", i))
 		if err != nil {
