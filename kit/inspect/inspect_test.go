@@ -513,7 +513,9 @@ func TestRunsLinkOnlyWithinTheirSource(t *testing.T) {
 	in, _, _ := agui.ReadInput([]byte(`{"threadId":"thread-1","runId":"r1","messages":[]}`))
 	c, _ := agui.NewConsumer(in, agui.Options{})
 	live := s.Begin(proxy.Begin{Method: "POST", Path: "/", ThreadID: "thread-1", RunID: "r1", Started: time.Now()})
-	feed := func(event string) { live.Frame(time.Millisecond, script.Frame{Event: []byte(event)}, c.Feed([]byte(event))) }
+	feed := func(event string) {
+		live.Frame(time.Millisecond, script.Frame{Event: []byte(event)}, c.Feed([]byte(event)))
+	}
 	feed(`{"type":"RUN_STARTED","threadId":"thread-1","runId":"r1"}`)
 	if said := s.Load([]string{"../../fixtures/approval.json"}); said != nil {
 		t.Fatal(said)
