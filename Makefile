@@ -70,6 +70,7 @@ unit:
 FUZZTIME ?= 100000x
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./agui/sse
+	$(GO) test -run '^$$' -fuzz '^FuzzReaderInChunks$$' -fuzztime $(FUZZTIME) ./agui/sse
 	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./agui/proto
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./agui/proto
 	$(GO) test -run '^$$' -fuzz '^FuzzMembers$$' -fuzztime $(FUZZTIME) ./agui/internal/jsonscan
