@@ -475,6 +475,15 @@ func TestAContinuationFromAFileStartsFromItsResume(t *testing.T) {
 	if !strings.Contains(d.Input, `"resume"`) || !strings.Contains(d.Input, `"services"`) || len(d.Replies) != 1 || d.Resumes != "1" {
 		t.Errorf("input %s, replies %+v, resumes %q", d.Input, d.Replies, d.Resumes)
 	}
+	// Each of its continuations resumes the run; the run names the first.
+	for _, id := range []string{"3", "4"} {
+		if c, _ := s.Detail(id); c.Resumes != "1" || len(c.Replies) != 1 {
+			t.Errorf("continuation %s resumes %q, replies %+v", id, c.Resumes, c.Replies)
+		}
+	}
+	if run, _ := s.Detail("1"); run.ResumedBy != "2" {
+		t.Errorf("the run is resumed by %q", run.ResumedBy)
+	}
 	for i := -1; i < 4; i++ {
 		at, ok := s.At("2", i)
 		if !ok || at.Refused != "" || !strings.Contains(string(at.State), `"services"`) {

@@ -57,12 +57,20 @@ func (s *Store) add(d runs.Detail, resumes bool) *entry {
 	d.ID = strconv.Itoa(s.next)
 	e := &entry{detail: d, resumes: resumes}
 	if resumes && d.ThreadID != "" {
+		// A file's continuations are each a way its run goes on: every one
+		// resumes it, and the run names the first as its answer.
 		for _, prev := range slices.Backward(s.runs) {
-			if prev.detail.ThreadID == d.ThreadID && prev.detail.Source == d.Source && prev.detail.Status == runs.Interrupted && prev.detail.ResumedBy == "" {
-				prev.detail.ResumedBy, e.detail.Resumes = d.ID, prev.detail.ID
-				s.publish(runs.Update{Kind: "run", Run: &prev.detail.Run})
-				break
+			if prev.detail.ThreadID != d.ThreadID || prev.detail.Source != d.Source || prev.detail.Status != runs.Interrupted {
+				continue
 			}
+			if prev.detail.ResumedBy == "" {
+				prev.detail.ResumedBy = d.ID
+				s.publish(runs.Update{Kind: "run", Run: &prev.detail.Run})
+			} else if d.Source == "live" {
+				continue
+			}
+			e.detail.Resumes = prev.detail.ID
+			break
 		}
 	}
 	s.runs = append(s.runs, e)
