@@ -79,9 +79,9 @@ func NewReader(r io.Reader, maxEvent int) *Reader {
 	// every read: searched bytes are remembered, so that a line arriving in
 	// k chunks is searched once, not k times (an 800 KB event in 16 KB
 	// chunks took 11 ms natively, most of it searching).
-	// A CR ends its line at once, as the standard's parser and
-	// @ag-ui/client's do, an agent's next bytes perhaps seconds away; an
-	// LF right after it is the same line end, skipped when it comes.
+	// A CR ends its line at once, as the standard's parser ends it, an
+	// agent's next bytes perhaps seconds away; an LF right after it is the
+	// same line end, skipped when it comes.
 	s := &Reader{lines: lines, buf: buf, max: maxEvent}
 	searched := 0
 	lines.Split(func(data []byte, atEOF bool) (int, []byte, error) {
