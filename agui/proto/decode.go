@@ -215,13 +215,12 @@ func (d *decoder) merged(s *scanned, num protowire.Number) ([]byte, int) {
 	if o.n == 1 {
 		return o.b, o.at
 	}
-	b, at := d.joined(s.b, num, s.at)
-	return b, s.at + at
+	return d.joined(s.b, num, s.at)
 }
 
-// joined is joined(b, num) within what d may still join; past it, nothing
-// (an empty message), and the decoding fails with overJoined, placed by
-// base, b's offset in the message.
+// joined is joined(b, num) within what d may still join, its offset in
+// the message (base is b's); past it, nothing (an empty message), and the
+// decoding fails with overJoined.
 func (d *decoder) joined(b []byte, num protowire.Number, base int) ([]byte, int) {
 	size, at := 0, -1
 	for v, vat := range occurrences(b, num) {
@@ -234,10 +233,11 @@ func (d *decoder) joined(b []byte, num protowire.Number, base int) ([]byte, int)
 		if d.overJoined == nil {
 			d.overJoined = bad(base+at, "", "a message field given more than once, nested in others given more than once, past what merging them may copy (eight times the frame, at least 1 MiB)")
 		}
-		return nil, at
+		return nil, base + at
 	}
 	d.joinable -= size
-	return joined(b, num)
+	out, at := joined(b, num)
+	return out, base + at
 }
 
 // occurrences are the values of a length-delimited field, and their offsets.

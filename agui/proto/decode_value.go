@@ -98,7 +98,6 @@ func (d *decoder) value(b []byte, at int) (held bool, err error) {
 		v, vat := last.b, last.at
 		if last.n > 1 {
 			v, vat = d.joined(b[run:], arm, at+run)
-			vat += at + run
 		}
 		if arm == structValue {
 			err = d.structValue(v, vat)
@@ -277,7 +276,6 @@ func (d *decoder) readEntry(b []byte, at int) (e entry, err error) {
 	}
 	if values > 1 {
 		e.val, e.valAt = d.joined(b, 2, at)
-		e.valAt += at
 	}
 	return e, nil
 }

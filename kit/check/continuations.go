@@ -59,7 +59,7 @@ func Continuations(s script.Script, useExpect bool) []Result {
 	var out []Result
 	for _, c := range s.Continuations {
 		res := Result{Name: s.Name + "/" + c.Name, Continues: s.Name}
-		if r, err := resume(s, main, c); err != nil {
+		if r, err := ContinuationReplay(s, main, c); err != nil {
 			res.Failures = []rules.Failure{*err}
 		} else {
 			res.Failures, res.Notes, res.Warnings = judge(r, script.Compact(c.Extra["expect"]), useExpect)
@@ -70,14 +70,9 @@ func Continuations(s script.Script, useExpect bool) []Result {
 	return out
 }
 
-// ContinuationReplay is the replay of c as the run that continues s's,
-// main (Run(s)), as Continuations judges it.
+// ContinuationReplay replays c as the run continuing main, the replay of
+// s (Run(s)), as Continuations judges it.
 func ContinuationReplay(s script.Script, main Replay, c script.Continuation) (Replay, *rules.Failure) {
-	return resume(s, main, c)
-}
-
-// resume replays c as the run continuing main, the replay of s.
-func resume(s script.Script, main Replay, c script.Continuation) (Replay, *rules.Failure) {
 	if main.Pending == nil {
 		return Replay{}, &rules.Failure{Rule: rules.Resume, Text: "the stream does not end interrupted (" + ending(main) + "): there is nothing to resume"}
 	}

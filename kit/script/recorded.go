@@ -47,17 +47,11 @@ func (s Script) ServedAt(frames []Frame, now time.Time) []Frame {
 // Expires reports whether s is a recording with an interrupt that
 // expires: one ServedAt changes.
 func (s Script) Expires() bool {
-	if s.RecordedAt.IsZero() {
-		return false
+	expiring := func(frames []Frame) bool {
+		return slices.ContainsFunc(frames, func(f Frame) bool { _, found := shifted(f, 0); return found })
 	}
-	for _, c := range append([]Continuation{{Frames: s.Frames}}, s.Continuations...) {
-		for _, f := range c.Frames {
-			if _, found := shifted(f, 0); found {
-				return true
-			}
-		}
-	}
-	return false
+	return !s.RecordedAt.IsZero() && (expiring(s.Frames) ||
+		slices.ContainsFunc(s.Continuations, func(c Continuation) bool { return expiring(c.Frames) }))
 }
 
 // shiftExpiries is frames with their expiresAt moved on by by.

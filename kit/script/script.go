@@ -155,10 +155,10 @@ func excerpt(d Doc) string {
 
 func parseLines(d Doc, name string) (Script, error) {
 	s := Script{Name: name}
-	at, lines := 0, lineCounter{d: d}
+	at, n := 0, 0
 	for line := range bytes.Lines(d) {
 		start := at
-		at += len(line)
+		at, n = at+len(line), n+1
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
@@ -167,7 +167,7 @@ func parseLines(d Doc, name string) (Script, error) {
 			text = bytes.TrimPrefix(text, []byte("\ufeff"))
 			start += len(line) - len(bytes.TrimPrefix(line, []byte("\ufeff")))
 		}
-		frame, err := readStep(d, text, start, lines.lineAt(start), "")
+		frame, err := readStep(d, text, start, n, "")
 		if err != nil {
 			return Script{}, err
 		}
