@@ -59,9 +59,22 @@ func (c *Consumer) expand(s *Judgement, e Event) []Event {
 	case SubagentFinished, SubagentError:
 		closed = c.closeLane(e.text("subagentRunId")) // a stream does not outlive its owner
 	default:
-		closed = c.closeLane(e.owner())
+		closed = c.closeLane(c.lane(&e))
 	}
 	return append(closed, e)
+}
+
+// lane is the lane an event arrives in: its tag, or, untagged, the owner
+// of the open item it continues (events/subagents: "an untagged
+// continuation continues whatever the opener owns").
+func (c *Consumer) lane(e *Event) string {
+	if e.has("subagentRunId") {
+		return e.owner()
+	}
+	if key, ok := itemOf(e); ok {
+		return c.open.items[key] // "" when it is not open: the parent agent's
+	}
+	return ""
 }
 
 // closeLane ends a lane's chunk stream, if one is open.
@@ -85,15 +98,15 @@ func (c *Consumer) tagged(open *chunkStream, members ...member) []member {
 
 func (c *Consumer) expandChunk(s *Judgement, e Event) []Event {
 	x := expansions[e.Type]
-	open, closed := c.chunkTarget(s, e)
+	open := c.chunkTarget(s, e)
 	if s.Violation != nil {
-		return closed
+		return nil
 	}
-	var out []Event
+	var closed, out []Event
 	first := open == nil
 	if first { // it opens an item
 		owner := e.owner()
-		closed = append(closed, c.closeLane(owner)...)
+		closed = c.closeLane(owner)
 		switch {
 		case !e.has(x.id):
 			s.fail(FirstChunk, "First %s must have a %s: there is no open stream for it to continue", e.Type, x.id)
@@ -147,32 +160,29 @@ func (c *Consumer) expandChunk(s *Judgement, e Event) []Event {
 }
 
 // chunkTarget finds the open stream a chunk continues, nil for a chunk
-// that opens an item; it ends a stream of another kind in the chunk's lane.
-func (c *Consumer) chunkTarget(s *Judgement, e Event) (*chunkStream, []Event) {
+// that opens an item. A continuation's lane is the stream's, which holds
+// no other kind; an opening chunk ends its own lane's stream (expandChunk).
+func (c *Consumer) chunkTarget(s *Judgement, e Event) *chunkStream {
 	x := expansions[e.Type]
 	owner := e.owner()
-	var closed []Event
-	if open := c.lanes[owner]; open != nil && open.chunk != e.Type {
-		closed = c.closeLane(owner) // another kind of event in this lane
-	}
 	if e.has(x.id) {
 		id := e.text(x.id)
 		for _, open := range c.lanes {
 			if open.chunk == e.Type && open.id == id && (!e.has("subagentRunId") || open.owner == owner) {
-				return open, closed
+				return open
 			}
 		}
-		return nil, closed
+		return nil
 	}
 	if e.has("subagentRunId") {
 		if open := c.lanes[owner]; open != nil && open.chunk == e.Type {
-			return open, closed
+			return open
 		}
-		return nil, closed
+		return nil
 	}
 	// Neither id nor tag: the parent agent's stream, else the only one.
 	if open := c.lanes[""]; open != nil && open.chunk == e.Type {
-		return open, closed
+		return open
 	}
 	var found []*chunkStream
 	for _, open := range c.lanes {
@@ -187,12 +197,12 @@ func (c *Consumer) chunkTarget(s *Judgement, e Event) (*chunkStream, []Event) {
 		}
 		slices.Sort(owners)
 		s.fail(ChunkAmbiguous, "%s without an id or a tag continues none of the open streams of subagents %q: it is ambiguous", e.Type, owners)
-		return nil, closed
+		return nil
 	}
 	if len(found) == 1 {
-		return found[0], closed
+		return found[0]
 	}
-	return nil, closed
+	return nil
 }
 
 // agrees: a continuation may repeat what its opener established, only

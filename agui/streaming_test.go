@@ -225,3 +225,40 @@ func TestChunkLanes(t *testing.T) {
 	_, steps = replay(t, started, sub("s1", `,"messageId":"m"`), sub("s2", `,"messageId":"m"`))
 	rejected(t, steps, Streaming, 2, `opens text message "m", which is already open`)
 }
+
+// An untagged continuation is in its opener's lane (events/subagents:
+// "an untagged continuation continues whatever the opener owns"), so it
+// ends no chunk stream of the parent agent's.
+func TestAnUntaggedContinuationStaysInItsOpenersLane(t *testing.T) {
+	c, steps := replay(t, run(
+		`{"type":"SUBAGENT_STARTED","subagentRunId":"s1","name":"n"}`,
+		`{"type":"TEXT_MESSAGE_CHUNK","messageId":"p","delta":"Working"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"m","subagentRunId":"s1"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"found it"}`,
+		`{"type":"TEXT_MESSAGE_CHUNK","delta":" on it"}`,
+		`{"type":"TEXT_MESSAGE_END","messageId":"m"}`,
+		`{"type":"SUBAGENT_FINISHED","subagentRunId":"s1"}`,
+	)...)
+	accepted(t, c, steps)
+	if got := messages(c); got != `[{"id":"p","role":"assistant","content":"Working on it"},{"id":"m","role":"assistant","content":"found it","subagentRunId":"s1"}]` {
+		t.Errorf("messages %s", got)
+	}
+	// An id-less chunk that resolves to a subagent's stream is in that
+	// subagent's lane: the parent's call stream goes on.
+	c, steps = replay(t, run(
+		`{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"a","subagentRunId":"s1"}`,
+		`{"type":"TOOL_CALL_CHUNK","toolCallId":"c","toolCallName":"search","delta":"{\"q\":"}`,
+		`{"type":"TEXT_MESSAGE_CHUNK","delta":"b"}`,
+		`{"type":"TOOL_CALL_CHUNK","delta":"1}"}`,
+	)...)
+	accepted(t, c, steps)
+	if got := messages(c); got != `[{"id":"m","role":"assistant","content":"ab","subagentRunId":"s1"},{"id":"c","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"search","arguments":"{\"q\":1}"}}]}]` {
+		t.Errorf("messages %s", got)
+	}
+	// An untagged explicit event naming a subagent's chunk stream ends
+	// that stream, not the parent's: mixing the forms still fails.
+	_, steps = replay(t, started,
+		`{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"a","subagentRunId":"s1"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"b"}`)
+	rejected(t, steps, Streaming, 2, `text message "m", which is not open`)
+}

@@ -31,6 +31,22 @@ type itemKey struct {
 	id   string // a step's id is its owner and name
 }
 
+// itemOf is the item a message, call or reasoning event opens or
+// continues.
+func itemOf(e *Event) (itemKey, bool) {
+	switch e.Type {
+	case TextMessageStart, TextMessageContent, TextMessageEnd:
+		return itemKey{textMessage, e.text("messageId")}, true
+	case ToolCallStart, ToolCallArgs, ToolCallEnd:
+		return itemKey{toolCall, e.text("toolCallId")}, true
+	case ReasoningMessageStart, ReasoningMessageContent, ReasoningMessageEnd:
+		return itemKey{reasoningMessage, e.text("messageId")}, true
+	case ReasoningStart, ReasoningEnd:
+		return itemKey{reasoningSpan, e.text("messageId")}, true
+	}
+	return itemKey{}, false
+}
+
 // openSet is what the current run has open, and who opened each.
 type openSet struct {
 	items    map[itemKey]string // the owner: the subagent invocation, "" for the parent agent
