@@ -99,8 +99,25 @@ func TestAttribution(t *testing.T) {
 		`{"type":"TEXT_MESSAGE_START","messageId":"m","subagentRunId":"s1"}`, `{"type":"TEXT_MESSAGE_END","messageId":"m"}`,
 		`{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f","parentMessageId":"m","subagentRunId":"s2"}`)
 	rejected(t, steps, Attribution, 3, `its message "m"`)
+	// "The same holds ... for activity messages against the snapshot that
+	// opened them"; events/activity lets a replace:false snapshot that
+	// disagrees stand aside, the established owner standing.
+	snapshot := `{"type":"ACTIVITY_SNAPSHOT","messageId":"a","activityType":"k","content":{"n":0},"subagentRunId":"s1"}`
+	delta := func(tag string) string {
+		return `{"type":"ACTIVITY_DELTA","messageId":"a","activityType":"k","patch":[{"op":"replace","path":"/n","value":1}]` + tag + `}`
+	}
+	_, steps = replay(t, started, snapshot, delta(`,"subagentRunId":"s2"`))
+	rejected(t, steps, Attribution, 2, `ACTIVITY_DELTA of activity message "a" is attributed to subagent "s2", which does not match its opener's subagent "s1"`)
+	_, steps = replay(t, started, `{"type":"ACTIVITY_SNAPSHOT","messageId":"a","activityType":"k","content":{}}`, delta(`,"subagentRunId":"s2"`))
+	rejected(t, steps, Attribution, 2, `which does not match its opener's parent agent`)
+	c, steps := replay(t, run(snapshot, delta(""), delta(`,"subagentRunId":"s1"`),
+		`{"type":"ACTIVITY_SNAPSHOT","messageId":"a","activityType":"k","content":{},"replace":false,"subagentRunId":"s2"}`)...)
+	accepted(t, c, steps)
+	if got := messages(c); got != `[{"id":"a","role":"activity","activityType":"k","content":{"n":1},"subagentRunId":"s1"}]` {
+		t.Errorf("messages %s", got)
+	}
 
-	c, steps := replay(t, run(
+	c, steps = replay(t, run(
 		`{"type":"TEXT_MESSAGE_START","messageId":"m","subagentRunId":"s1"}`,
 		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"delegated ","subagentRunId":"s1"}`,
 		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"answer"}`,

@@ -111,6 +111,8 @@ func (c *Consumer) verify(s *Judgement, e *Event) {
 		c.continues(s, e, reasoningMessage, id("messageId"), Reasoning, e.Type == ReasoningMessageEnd)
 	case StepStarted, StepFinished:
 		c.step(s, e)
+	case ActivityDelta:
+		c.activityBelongs(s, e)
 	case SubagentStarted:
 		c.subagentStarted(s, e)
 	case SubagentFinished, SubagentError:
@@ -312,6 +314,17 @@ func (c *Consumer) callBelongs(s *Judgement, e *Event) {
 	if m := c.conv.byID[parent]; m != nil && m.owner != e.owner() {
 		s.fail(Attribution, "TOOL_CALL_START attributes call %q to subagent %q, which does not match the %s of its message %q",
 			bound(e.text("toolCallId")), bound(e.owner()), ownerName(m.owner), bound(parent))
+	}
+}
+
+// activityBelongs: a delta continues the activity message its snapshot
+// opened, and a tag must match that owner (events/subagents). A delta
+// naming no activity message is apply's to skip.
+func (c *Consumer) activityBelongs(s *Judgement, e *Event) {
+	id := e.text("messageId")
+	if m := c.conv.byID[id]; m != nil && m.role == "activity" && e.has("subagentRunId") && e.owner() != m.owner {
+		s.fail(Attribution, "ACTIVITY_DELTA of activity message %q is attributed to subagent %q, which does not match its opener's %s",
+			bound(id), bound(e.owner()), ownerName(m.owner))
 	}
 }
 
