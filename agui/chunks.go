@@ -65,16 +65,20 @@ func (c *Consumer) expand(s *Judgement, e Event) []Event {
 }
 
 // lane is the lane an event arrives in: its tag, or, untagged, the owner
-// of the open item it continues (events/subagents: "an untagged
+// of the item it continues or reopens (events/subagents: "an untagged
 // continuation continues whatever the opener owns").
 func (c *Consumer) lane(e *Event) string {
 	if e.has("subagentRunId") {
 		return e.owner()
 	}
-	if key, ok := itemOf(e); ok {
-		return c.open.items[key] // "" when it is not open: the parent agent's
+	key, ok := itemOf(e)
+	if !ok {
+		return ""
 	}
-	return ""
+	if owner, open := c.open.items[key]; open {
+		return owner
+	}
+	return c.open.owners[key] // "" for a new item: the parent agent's
 }
 
 // closeLane ends a lane's chunk stream, if one is open.

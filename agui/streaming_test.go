@@ -129,6 +129,36 @@ func TestAttribution(t *testing.T) {
 	}
 }
 
+// events/text-messages: "Within a run, a reopening under a different
+// owner is the attribution mismatch the subagent rules already reject";
+// the same holds for reasoning messages and tool calls (events/subagents).
+// An untagged reopening continues the message as its owner's.
+func TestAReopeningKeepsItsOwner(t *testing.T) {
+	for _, kind := range []struct{ start, content, end, says string }{
+		{`{"type":"TEXT_MESSAGE_START","messageId":"m"`, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"`, `{"type":"TEXT_MESSAGE_END","messageId":"m"`, `text message "m"`},
+		{`{"type":"REASONING_MESSAGE_START","messageId":"m","role":"reasoning"`, `{"type":"REASONING_MESSAGE_CONTENT","messageId":"m","delta":"x"`, `{"type":"REASONING_MESSAGE_END","messageId":"m"`, `reasoning message "m"`},
+		{`{"type":"TOOL_CALL_START","toolCallId":"m","toolCallName":"f"`, `{"type":"TOOL_CALL_ARGS","toolCallId":"m","delta":"x"`, `{"type":"TOOL_CALL_END","toolCallId":"m"`, `tool call "m"`},
+	} {
+		tag := func(owner string) string { return `,"subagentRunId":"` + owner + `"}` }
+		_, steps := replay(t, started, kind.start+tag("s1"), kind.end+"}", kind.start+tag("s2"))
+		rejected(t, steps, Attribution, 3, kind.says+` is attributed to subagent "s2", which does not match its opener's subagent "s1"`)
+		_, steps = replay(t, started, kind.start+"}", kind.end+"}", kind.start+tag("s2"))
+		rejected(t, steps, Attribution, 3, `which does not match its opener's parent agent`)
+		c, steps := replay(t, run(kind.start+tag("s1"), kind.end+"}", kind.start+"}", kind.content+tag("s1"), kind.end+tag("s1"),
+			kind.start+tag("s1"), kind.end+"}")...)
+		accepted(t, c, steps)
+		// Across runs the tracking resets: detection is not required.
+		c, steps = replay(t, cat(run(kind.start+tag("s1"), kind.end+"}"),
+			[]string{`{"type":"RUN_STARTED","threadId":"t","runId":"r2"}`, kind.start + tag("s2"), kind.end + "}", `{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}`})...)
+		accepted(t, c, steps)
+	}
+	// A MESSAGES_SNAPSHOT establishes each message's owner afresh (events/state).
+	c, steps := replay(t, run(`{"type":"TEXT_MESSAGE_START","messageId":"m","subagentRunId":"s1"}`, `{"type":"TEXT_MESSAGE_END","messageId":"m"}`,
+		`{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"m","role":"assistant","content":"x","subagentRunId":"s2"}]}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"m","subagentRunId":"s2"}`, `{"type":"TEXT_MESSAGE_END","messageId":"m"}`)...)
+	accepted(t, c, steps)
+}
+
 // events/subagents, Lifecycle: announced invocations are unique, closed
 // once, and closed before the run finishes; parents are announced first.
 func TestSubagentLifecycle(t *testing.T) {

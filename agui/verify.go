@@ -51,10 +51,14 @@ func itemOf(e *Event) (itemKey, bool) {
 type openSet struct {
 	items    map[itemKey]string // the owner: the subagent invocation, "" for the parent agent
 	finished map[string]bool    // subagent invocations closed in this run
+	// owners are the owners of the messages and calls the run opened, open
+	// or closed: a reopening keeps its owner (events/text-messages). The
+	// first MaxMessages are kept.
+	owners map[itemKey]string
 }
 
 func newOpenSet() openSet {
-	return openSet{items: map[itemKey]string{}, finished: map[string]bool{}}
+	return openSet{items: map[itemKey]string{}, finished: map[string]bool{}, owners: map[itemKey]string{}}
 }
 
 // still lists what is open, in a stable order, for a message.
@@ -113,6 +117,8 @@ func (c *Consumer) verify(s *Judgement, e *Event) {
 		c.step(s, e)
 	case ActivityDelta:
 		c.activityBelongs(s, e)
+	case MessagesSnapshot:
+		clear(c.open.owners) // it establishes each message's owner afresh (events/state)
 	case SubagentStarted:
 		c.subagentStarted(s, e)
 	case SubagentFinished, SubagentError:
@@ -279,11 +285,24 @@ func (c *Consumer) opens(s *Judgement, e *Event, kind itemKind, id string, rule 
 		s.fail(rule, "%s opens %s %q, which is already open%s", e.Type, itemNames[kind], bound(id), ownedBy(owner))
 		return
 	}
+	owner := e.owner()
+	was, reopened := c.open.owners[key]
+	if reopened && e.has("subagentRunId") && owner != was {
+		s.fail(Attribution, "%s of %s %q is attributed to subagent %q, which does not match its opener's %s",
+			e.Type, itemNames[kind], bound(id), bound(owner), ownerName(was))
+		return
+	}
 	if len(c.open.items) == MaxOpen {
 		s.fail(Limit, "more than %d messages, calls, spans, steps and subagents open at once", MaxOpen)
 		return
 	}
-	c.open.items[key] = e.owner()
+	switch {
+	case reopened:
+		owner = was // an untagged reopening continues its opener's
+	case (kind == textMessage || kind == toolCall || kind == reasoningMessage) && len(c.open.owners) < MaxMessages:
+		c.open.owners[key] = owner
+	}
+	c.open.items[key] = owner
 }
 
 // continues extends or closes an open item, whose owner a tag must match.
