@@ -109,6 +109,9 @@ func (c *Consumer) expandChunk(s *Judgement, e Event) []Event {
 	var closed, out []Event
 	first := open == nil
 	if first { // it opens an item
+		if !c.inRun(s, &e) { // outside a run, the run's rule is the one it breaks
+			return nil
+		}
 		owner := e.owner()
 		closed = c.closeLane(owner)
 		switch {

@@ -15,6 +15,9 @@ func TestFirstEvent(t *testing.T) {
 
 	_, steps = replay(t, `{"type":"STATE_SNAPSHOT","snapshot":{}}`, started)
 	rejected(t, steps, FirstEvent, 0, "STATE_SNAPSHOT")
+	// Outside a run, a chunk that could open nothing breaks the run's rule.
+	_, steps = replay(t, `{"type":"TEXT_MESSAGE_CHUNK","delta":"early"}`)
+	rejected(t, steps, FirstEvent, 0, "TEXT_MESSAGE_CHUNK")
 
 	// "RUN_ERROR is admitted first because a run can fail before it begins".
 	c, steps := replay(t, `{"type":"RUN_ERROR","message":"unreachable","code":"UNAVAILABLE"}`)
@@ -38,6 +41,8 @@ func TestAfterFinish(t *testing.T) {
 		`{"type":"STATE_DELTA","delta":[]}`,
 		finished,
 		`{"type":"CUSTOM","name":"x","value":1}`,
+		`{"type":"TEXT_MESSAGE_CHUNK","delta":"late"}`, // no stream to continue, and no run
+		`{"type":"TOOL_CALL_CHUNK","toolCallId":"c","delta":"{}"}`,
 	} {
 		_, steps := replay(t, started, finished, late)
 		rejected(t, steps, AfterFinish, 2, "only RUN_STARTED or RUN_ERROR may follow RUN_FINISHED")
@@ -59,7 +64,8 @@ func TestAfterFinish(t *testing.T) {
 // events/lifecycle: "A producer MUST NOT emit anything after RUN_ERROR
 // except RUN_STARTED".
 func TestAfterError(t *testing.T) {
-	for _, late := range []string{finished, `{"type":"RUN_ERROR","message":"again"}`, `{"type":"STEP_STARTED","stepName":"s"}`} {
+	for _, late := range []string{finished, `{"type":"RUN_ERROR","message":"again"}`, `{"type":"STEP_STARTED","stepName":"s"}`,
+		`{"type":"REASONING_MESSAGE_CHUNK","delta":"late"}`} {
 		_, steps := replay(t, started, `{"type":"RUN_ERROR","message":"boom"}`, late)
 		rejected(t, steps, AfterError, 2, `run "r" failed`)
 	}
