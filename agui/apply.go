@@ -119,7 +119,7 @@ func (c *Consumer) startCall(s *Judgement, e *Event) error {
 	}
 	m := conv.byID[parent]
 	if m != nil && m.role != "assistant" {
-		s.warn(UnknownMember, "TOOL_CALL_START names message %q as the parent of call %q, but it is a %s message: the call is held in an assistant message of its own", bound(parent), bound(id), m.role)
+		s.warn(CallParent, "TOOL_CALL_START names message %q as the parent of call %q, but it is a %s message: the call is held in an assistant message of its own", bound(parent), bound(id), m.role)
 		m, parent = nil, id
 	}
 	if m == nil {

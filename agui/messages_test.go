@@ -31,6 +31,23 @@ func TestMessagesAssemble(t *testing.T) {
 	}
 }
 
+// events/tool-calls: parentMessageId "attaches the call to the assistant
+// message that carries it"; a call naming another kind of message is held
+// in an assistant message of its own, with a warning.
+func TestACallsParentIsAnAssistantMessage(t *testing.T) {
+	c, steps := replay(t, run(
+		`{"type":"TEXT_MESSAGE_START","messageId":"u","role":"user"}`, `{"type":"TEXT_MESSAGE_END","messageId":"u"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f","parentMessageId":"u"}`, `{"type":"TOOL_CALL_END","toolCallId":"c"}`,
+	)...)
+	accepted(t, c, steps)
+	if ws := warned(steps); len(ws) != 1 || ws[0].Rule != CallParent || !strings.Contains(ws[0].Text, `names message "u" as the parent of call "c", but it is a user message`) {
+		t.Errorf("warnings %v", ws)
+	}
+	if got := messages(c); got != `[{"id":"u","role":"user","content":""},{"id":"c","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":""}}]}]` {
+		t.Errorf("messages %s", got)
+	}
+}
+
 // basic/metadata: "merge the metadata of every event making up an item,
 // key by key, with the last write winning"; "The merge MUST NOT recurse";
 // tool-call metadata lands "on the tool call itself".

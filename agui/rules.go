@@ -50,6 +50,7 @@ const (
 	RetiredShape           Rule = "retired-shape"
 	LossyDowngrade         Rule = "lossy-downgrade"
 	ActivityTarget         Rule = "activity-target"
+	CallParent             Rule = "call-parent"
 	ResumeUnanswered       Rule = "resume-unanswered-call"
 	UnknownEntity          Rule = "unknown-entity"
 )
@@ -160,6 +161,9 @@ var table = [...]ruleInfo{
 	{ActivityTarget, false, "events/activity",
 		"A delta naming a message that does not exist, or one that is not an activity message, is skipped; the consumer SHOULD surface a warning",
 		"an activity event naming a message that is not an activity message is skipped"},
+	{CallParent, false, "events/tool-calls",
+		"parentMessageId is OPTIONAL and attaches the call to the assistant message that carries it",
+		"a tool call whose parentMessageId names a message of another role is held in an assistant message of its own"},
 	{ResumeUnanswered, false, "events/tool-calls",
 		"An unanswered call leaves the agent mid-thought, and a history with a dangling call is one many models reject outright",
 		"a resumed run finishes with a result for the tool call its interrupt concerned"},
