@@ -35,3 +35,12 @@ func TestAScriptPastTheBoundIsRefused(t *testing.T) {
 	}
 }
 
+// A file named as the proxy's runs' source is still a file: the command
+// judges the file, not a URL.
+func TestAFileNamedLiveIsAFile(t *testing.T) {
+	s := inspect.NewStore(0)
+	s.LoadData("live", []byte("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"))
+	if command, _ := s.Command(s.Runs()[0].ID); command != "agent-analysis check './live'" {
+		t.Errorf("the command: %s", command)
+	}
+}

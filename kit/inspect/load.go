@@ -108,6 +108,9 @@ func (s *Store) LoadData(path string, data []byte) []string {
 // keepReplay keeps a run read from a file: its events, each marked as the
 // replay judged it, and the verdict check gives it.
 func (s *Store) keepReplay(path string, sc script.Script, r check.Replay, res check.Result, resumes bool) {
+	if path == "live" { // the source of the proxy's runs; the file is the same one named so
+		path = "./live"
+	}
 	d := runs.Detail{Run: runs.Run{Source: path, Name: res.Name, Started: time.Now()}, Input: string(sc.Input), Failures: failures(res.Failures), Notes: res.Notes}
 	if in, _, err := agui.ReadInput(sc.Input); err == nil && sc.Input != nil {
 		d.ThreadID, d.RunID = in.ThreadID, in.RunID
