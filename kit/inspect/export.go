@@ -37,6 +37,10 @@ func (s *Store) Script(id string) ([]byte, bool, error) {
 	if err != nil {
 		return nil, true, fmt.Errorf("the run cannot be written as a script (%v): copy it as a capture", err)
 	}
+	if len(data) > script.MaxBytes { // deep JSON grows as a script indents it
+		return nil, true, fmt.Errorf("the run's script would be %d MiB, over the %d MiB the kit reads a script in: copy it as a capture",
+			len(data)>>20, script.MaxBytes>>20)
+	}
 	return data, true, nil
 }
 

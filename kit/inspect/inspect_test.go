@@ -398,7 +398,7 @@ func TestALongRunKeepsItsFirstEvents(t *testing.T) {
 	id := s.Runs()[0].ID
 	d, _ := s.Detail(id)
 	kept := events(t, s, id)
-	if !d.Truncated || d.Events != 82 || len(kept) != 1+(inspect.MaxRunBytes-50)/(256<<10+38) || d.Status != runs.OK {
+	if !d.Truncated || d.Events != 82 || len(kept) != 1+(inspect.MaxRunBytes-50-inspect.EventPlace)/(256<<10+38+inspect.EventPlace) || d.Status != runs.OK {
 		t.Errorf("truncated %v, %d events counted, %d kept; %s", d.Truncated, d.Events, len(kept), d.Status)
 	}
 }

@@ -83,6 +83,7 @@ func (s *Store) LoadData(path string, data []byte) []string {
 	}
 	main := check.Run(sc)
 	s.keepReplay(path, sc, main, results[0], false)
+	held := cost(sc)
 	for i, c := range sc.Continuations {
 		resumed := script.Script{Name: sc.Name + "/" + c.Name, Frames: c.Frames}
 		r, failure := check.ContinuationReplay(sc, main, c)
@@ -92,6 +93,13 @@ func (s *Store) LoadData(path string, data []byte) []string {
 		if r.Request != nil { // the resume the replay sent: its state, its answers
 			resumed.Input = jsonpatch.Encode(r.Request)
 		}
+		if held += cost(resumed); held > s.most {
+			// Each continuation's input holds the state and conversation
+			// its run left: a small file may ask for far more than is kept,
+			// and its first runs are not let go for its last.
+			return []string{fmt.Sprintf("%s: its continuations from %q on are not kept: the file's runs would hold more than the %d MiB the inspector keeps",
+				path, c.Name, s.most>>20)}
+		}
 		s.keepReplay(path, resumed, r, results[1+i], true)
 	}
 	return nil
@@ -100,6 +108,9 @@ func (s *Store) LoadData(path string, data []byte) []string {
 // keepReplay keeps a run read from a file: its events, each marked as the
 // replay judged it, and the verdict check gives it.
 func (s *Store) keepReplay(path string, sc script.Script, r check.Replay, res check.Result, resumes bool) {
+	if path == "live" { // the source of the proxy's runs; the file is the same one named so
+		path = "./live"
+	}
 	d := runs.Detail{Run: runs.Run{Source: path, Name: res.Name, Started: time.Now()}, Input: string(sc.Input), Failures: failures(res.Failures), Notes: res.Notes}
 	if in, _, err := agui.ReadInput(sc.Input); err == nil && sc.Input != nil {
 		d.ThreadID, d.RunID = in.ThreadID, in.RunID
@@ -138,4 +149,13 @@ func (s *Store) keepReplay(path string, sc script.Script, r check.Replay, res ch
 		}
 		verdict(d, "")
 	})
+}
+
+// cost is what keeping a script's run holds, its marks aside.
+func cost(sc script.Script) int {
+	n := len(sc.Input)
+	for _, f := range sc.Frames {
+		n += eventPlace + len(f.Event) + len(f.Comment)
+	}
+	return n
 }

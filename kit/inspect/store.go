@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/kit/inspect/runs"
@@ -11,7 +12,9 @@ import (
 
 // The store's bounds: past MaxRunBytes a run's events are counted, not
 // kept (Detail.Truncated); past MaxBytes in all, or DefaultKeep runs, the
-// oldest runs go.
+// oldest runs go. A run's bytes are its input's and its kept events',
+// each event's with what holding it costs besides (eventCost): an empty
+// comment is not free.
 const (
 	DefaultKeep = 200
 	MaxRunBytes = 16 << 20
@@ -24,6 +27,7 @@ const (
 type Store struct {
 	mu    sync.Mutex
 	keep  int
+	most  int      // bytes kept in all: MaxBytes, less in tests
 	runs  []*entry // oldest first
 	byID  map[string]*entry
 	next  int
@@ -44,7 +48,7 @@ func NewStore(keep int) *Store {
 	if keep < 1 {
 		keep = DefaultKeep
 	}
-	return &Store{keep: keep, byID: map[string]*entry{}, subs: map[*Subscription]struct{}{}}
+	return &Store{keep: keep, most: MaxBytes, byID: map[string]*entry{}, subs: map[*Subscription]struct{}{}}
 }
 
 // add keeps a new run, linked to the run it resumes when resumes is set:
@@ -55,7 +59,8 @@ func (s *Store) add(d runs.Detail, resumes bool) *entry {
 	defer s.mu.Unlock()
 	s.next++
 	d.ID = strconv.Itoa(s.next)
-	e := &entry{detail: d, resumes: resumes}
+	e := &entry{detail: d, resumes: resumes, bytes: len(d.Input)}
+	s.bytes += e.bytes
 	if resumes && d.ThreadID != "" {
 		// A file's continuations are each a way its run goes on: every one
 		// resumes it, and the run names the first as its answer.
@@ -82,7 +87,7 @@ func (s *Store) add(d runs.Detail, resumes bool) *entry {
 
 // trim lets the oldest runs go while more are kept than the bounds allow.
 func (s *Store) trim() {
-	for len(s.runs) > s.keep || (s.bytes > MaxBytes && len(s.runs) > 1) {
+	for len(s.runs) > s.keep || (s.bytes > s.most && len(s.runs) > 1) {
 		old := s.runs[0]
 		s.runs = s.runs[1:]
 		delete(s.byID, old.detail.ID)
@@ -111,7 +116,7 @@ func (s *Store) event(e *entry, ev runs.Event, j agui.Judgement) {
 			e.detail.Warnings++
 		}
 	}
-	size := len(ev.JSON) + len(ev.Comment)
+	size := eventCost(ev)
 	if e.detail.Truncated || e.bytes+size > MaxRunBytes {
 		e.detail.Truncated = true
 	} else {
@@ -119,9 +124,25 @@ func (s *Store) event(e *entry, ev runs.Event, j agui.Judgement) {
 		e.bytes += size
 		s.bytes += size
 	}
+	// The page reads an event's bytes from the store: a page slow to
+	// read its feed holds no copy of them, of an event kept or not.
+	ev.JSON, ev.Comment = "", ""
 	s.publish(runs.Update{Kind: "event", ID: e.detail.ID, Event: &ev, Run: &e.detail.Run})
 	s.trim()
 }
+
+// eventCost is what keeping ev holds: its bytes, and its place in the
+// run's list and its marks'.
+func eventCost(ev runs.Event) int {
+	n := eventPlace + len(ev.JSON) + len(ev.Comment)
+	for _, m := range ev.Marks {
+		n += int(unsafe.Sizeof(m)) + len(m.Text)
+	}
+	return n
+}
+
+// eventPlace is an event's place in a run's list.
+const eventPlace = int(unsafe.Sizeof(runs.Event{}))
 
 // linkResume links a run just found interrupted to the run that resumes
 // it, if that has come already: a client may send its resume before the

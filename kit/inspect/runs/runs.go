@@ -102,7 +102,7 @@ type Update struct {
 	Kind  string `json:"kind"`            // "run": a run is new or changed; "event": a run has a new event; "gone": a run was let go; "resync": updates were lost, read everything again
 	ID    string `json:"id,omitempty"`    // the run, for "event" and "gone"
 	Run   *Run   `json:"run,omitempty"`   // for "run" and "event"
-	Event *Event `json:"event,omitempty"` // for "event"
+	Event *Event `json:"event,omitempty"` // for "event": all but its JSON and comment, which the run's events hold
 }
 
 // Transport is what a live run's answer measured.
