@@ -34,13 +34,15 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		password, _ := u.Password()
 		out.SetBasicAuth(u.Username(), password)
 	}
+	var client *clientBody
+	if r.ContentLength != 0 {
+		client = &clientBody{ReadCloser: r.Body}
+		out.Body = client
+	}
 	var j *judging
 	if r.Method == http.MethodPost {
-		j = p.startJudging(r, start)
-	}
-	if r.ContentLength != 0 {
-		out.Body = r.Body
-		if j != nil {
+		j = p.startJudging(r, out.Body, start)
+		if out.Body != nil {
 			out.Body = j.body
 		}
 	}
@@ -65,14 +67,23 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		err = fmt.Errorf("%w %03d, which HTTP does not have", errNoStatus, resp.StatusCode)
 	}
 	if err != nil {
-		if r.Context().Err() == nil {
-			detail := "the agent could not be reached: " + err.Error()
-			if errors.Is(err, errNoStatus) {
-				detail = err.Error()
-			}
-			writeProblem(w, p.cfg.WriteTimeout, http.StatusBadGateway, "Bad Gateway", detail)
+		a := answer{err: err, ctx: ctxCause(r), at: time.Now()}
+		if broken := client.broken(); broken != nil {
+			// The client's body broke off on its way: the transport
+			// dropped the agent's request for it.
+			a.err, a.broken, a.sent = broken, true, true
 		}
-		j.answered(answer{err: err, ctx: ctxCause(r), at: time.Now()})
+		if a.ctx == nil {
+			switch {
+			case a.broken:
+				writeProblem(w, p.cfg.WriteTimeout, http.StatusBadRequest, "Bad Request", "the request's body could not be read: "+a.err.Error())
+			case errors.Is(err, errNoStatus):
+				writeProblem(w, p.cfg.WriteTimeout, http.StatusBadGateway, "Bad Gateway", err.Error())
+			default:
+				writeProblem(w, p.cfg.WriteTimeout, http.StatusBadGateway, "Bad Gateway", "the agent could not be reached: "+err.Error())
+			}
+		}
+		j.answered(a)
 		j.ended(outcome{read: err, at: time.Now()})
 		return
 	}
@@ -133,11 +144,15 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		// A client that leaves once every byte reached it (as one that
 		// closes on RUN_FINISHED does) cancelled nothing.
 		o.ctx = ctxCause(r)
+		// An agent that answered before it had the whole body: the
+		// transport drops its request when the client's body breaks off,
+		// and so cuts the answer.
+		o.body = client.broken()
 	}
 	j.ended(o)
 	if o.write == nil && o.ctx == nil && !errors.Is(o.read, io.EOF) {
-		// The upstream broke: the client's stream breaks too, rather
-		// than end as if whole.
+		// The upstream broke, or the client's body did: the client's
+		// stream breaks too, rather than end as if whole.
 		panic(http.ErrAbortHandler)
 	}
 }
