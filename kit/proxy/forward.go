@@ -95,9 +95,15 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	addEndToEnd(w.Header(), resp.Header, skip)
-	// The judge reads the upstream's headers as they came: nothing changes
-	// them (addEndToEnd shares their values, clipped).
-	j.answered(answer{status: resp.StatusCode, header: resp.Header, at: time.Now()})
+	if _, ok := w.Header()["Content-Type"]; !ok {
+		// None came (or the agent's Connection named it): the client gets
+		// none, not one net/http sniffs from the first bytes.
+		w.Header()["Content-Type"] = nil
+	}
+	// The judge reads the upstream's headers as the client gets them, a
+	// map of their own: nothing changes them (addEndToEnd shares their
+	// values, clipped).
+	j.answered(answer{status: resp.StatusCode, header: endToEnd(resp.Header), at: time.Now()})
 
 	rc := http.NewResponseController(w)
 	o := outcome{lastArrival: time.Now()}

@@ -3,6 +3,7 @@ package proxy_test
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"fmt"
@@ -449,5 +450,49 @@ func TestOnlyEndToEndHeadersPass(t *testing.T) {
 		if run := th.next(t); !run.OK() || run.ContentType != "text/event-stream" {
 			t.Errorf("CORS %q: %s", origins, strings.Join(run.Lines(true), "\n"))
 		}
+	}
+}
+
+// A header the agent's Connection header names does not reach the client,
+// and the answer is judged as the client gets it, without the header: no
+// Content-Type (and none sniffed for it), or gzip bytes with no
+// Content-Encoding.
+func TestHeadersConnectionNamesAreJudgedAbsent(t *testing.T) {
+	const stream = started + "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n"
+	for _, c := range []struct {
+		name, connection string
+		flush            bool // a stream; else an answer of known length
+	}{
+		{"Content-Type of a stream", "Content-Type", true},
+		{"Content-Type of an answer of known length", "Content-Type", false},
+		{"Content-Encoding", "Content-Encoding", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Connection", c.connection)
+				w.Header().Set("Content-Type", "text/event-stream")
+				var body io.Writer = w
+				if c.connection == "Content-Encoding" {
+					w.Header().Set("Content-Encoding", "gzip")
+					z := gzip.NewWriter(w)
+					defer z.Close()
+					body = z
+				}
+				if c.flush {
+					w.(http.Flusher).Flush()
+				}
+				io.WriteString(body, stream)
+			})
+			th := start(t, proxy.Config{Upstream: up})
+			resp, _ := post(t, client(t), th.url, input)
+			if resp.Header.Get(c.connection) != "" {
+				t.Fatalf("the client got %s %q", c.connection, resp.Header.Get(c.connection))
+			}
+			run := th.next(t)
+			if run.OK() || run.ContentType != resp.Header.Get("Content-Type") ||
+				(c.connection == "Content-Type" && run.Failures[0].Rule != rules.ContentType) {
+				t.Errorf("the client got Content-Type %q; judged %q: %q", resp.Header.Get("Content-Type"), run.ContentType, run.Lines(true))
+			}
+		})
 	}
 }
