@@ -2,11 +2,15 @@ package proxy
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"net/http/httptrace"
+	"net/textproto"
 	"strings"
 	"sync"
 	"time"
@@ -46,7 +50,14 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 			out.Body = j.body
 		}
 	}
-	out = out.WithContext(r.Context())
+	var skip func(string) bool
+	if len(p.cfg.CORSOrigins) > 0 {
+		skip = func(name string) bool {
+			return strings.HasPrefix(name, "Access-Control-") // the proxy's CORS layer answers for it
+		}
+	}
+	ctx, stop := p.informational(w, r, skip)
+	out = out.WithContext(ctx)
 
 	body, err := readAhead(out.Body, r.ContentLength)
 	if err != nil {
@@ -60,6 +71,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	}
 	out.Body = body
 	resp, err := p.transport.RoundTrip(out)
+	stop()
 	if err == nil && resp.StatusCode < 100 {
 		// Go's client reads any three digits as a status; a server can
 		// send on only 100 to 999.
@@ -88,12 +100,6 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer resp.Body.Close()
-	var skip func(string) bool
-	if len(p.cfg.CORSOrigins) > 0 {
-		skip = func(name string) bool {
-			return strings.HasPrefix(name, "Access-Control-") // the proxy's CORS layer answers for it
-		}
-	}
 	addEndToEnd(w.Header(), resp.Header, skip)
 	if _, ok := w.Header()["Content-Type"]; !ok {
 		// None came (or the agent's Connection named it): the client gets
@@ -160,6 +166,40 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		// The upstream broke, or the client's body did: the client's
 		// stream breaks too, rather than end as if whole.
 		panic(http.ErrAbortHandler)
+	}
+}
+
+// informational passes the upstream's 1xx answers (103 Early Hints) to
+// the client as they come, while the round trip waits for the final
+// answer; stop ends that, before the handler writes again.
+func (p *Proxy) informational(w http.ResponseWriter, r *http.Request, skip func(string) bool) (ctx context.Context, stop func()) {
+	var mu sync.Mutex
+	stopped := false
+	trace := &httptrace.ClientTrace{Got1xxResponse: func(code int, header textproto.MIMEHeader) error {
+		mu.Lock()
+		defer mu.Unlock()
+		// Never a 101 (the transport reads it as final anyway), and never
+		// to an HTTP/1.0 client (RFC 9110, 15.2).
+		if stopped || code == http.StatusSwitchingProtocols || !r.ProtoAtLeast(1, 1) {
+			return nil
+		}
+		// net/http writes a 1xx with the header map the final answer
+		// uses, which may hold the CORS layer's headers already: the
+		// 1xx's own go alone, then the map is as it was.
+		h := w.Header()
+		kept := h.Clone()
+		clear(h)
+		addEndToEnd(h, http.Header(header), skip)
+		setWriteDeadline(w, p.cfg.WriteTimeout)
+		w.WriteHeader(code)
+		clear(h)
+		maps.Copy(h, kept)
+		return nil
+	}}
+	return httptrace.WithClientTrace(r.Context(), trace), func() {
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
+	"net/textproto"
 	"os"
 	"slices"
 	"strings"
@@ -495,4 +497,57 @@ func TestHeadersConnectionNamesAreJudgedAbsent(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An informational answer (103 Early Hints) reaches the client as the
+// agent sent it, its own headers with it and not after it; the CORS
+// headers the proxy answers with stay on the final answer.
+func TestInformationalAnswersPass(t *testing.T) {
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", "</style.css>; rel=preload")
+		w.WriteHeader(http.StatusEarlyHints)
+		w.Header().Del("Link")
+		sse(w)
+		io.WriteString(w, started+"data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n")
+	})
+	for _, origins := range [][]string{nil, {"http://localhost:5173"}} {
+		th := start(t, proxy.Config{Upstream: up, CORSOrigins: origins})
+		var codes []int
+		var links []string
+		trace := &httptrace.ClientTrace{Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
+			codes, links = append(codes, code), append(links, h.Get("Link"))
+			return nil
+		}}
+		req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(t.Context(), trace), http.MethodPost, th.url, bytes.NewReader(input))
+		req.Header.Set("Origin", "http://localhost:5173")
+		resp, err := client(t).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if !slices.Equal(codes, []int{http.StatusEarlyHints}) || !slices.Equal(links, []string{"</style.css>; rel=preload"}) {
+			t.Errorf("CORS %q: the client got informational answers %v, links %q", origins, codes, links)
+		}
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Link") != "" || (origins != nil && resp.Header.Get("Access-Control-Allow-Origin") != origins[0]) {
+			t.Errorf("CORS %q: then %d %v", origins, resp.StatusCode, resp.Header)
+		}
+		if run := th.next(t); !run.OK() {
+			t.Errorf("%q", run.Lines(true))
+		}
+	}
+	// An HTTP/1.0 client is sent none.
+	th := start(t, proxy.Config{Upstream: up})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(th.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST / HTTP/1.0\r\nHost: proxy\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(input), input)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("HTTP/1.0: %v %v", resp, err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	th.next(t)
 }
