@@ -41,7 +41,7 @@ type judging struct {
 	violation *agui.Violation // the first rule the stream broke
 	whole     bool            // the stream was judged to its end
 	frames    []script.Frame  // for the log
-	kept      int             // their bytes
+	kept      int             // their bytes, as a script writes them
 	keep      bool
 	last      time.Time // when the last frame arrived
 }
@@ -492,9 +492,11 @@ func (j *judging) frame(f script.Frame, judged agui.Judgement) bool {
 	if !j.keep {
 		return true
 	}
-	if j.kept += len(f.Event) + len(f.Comment); j.kept > script.MaxBytes {
+	// Counted as written, not as sent: an empty comment is 2 bytes sent
+	// and some 50 written, and an event is indented.
+	if j.kept += script.FrameSize(f); j.kept > script.MaxBytes {
 		j.keep, j.frames = false, nil
-		j.note("not logged: the stream is over %d MiB, more than a script may hold", script.MaxBytes>>20)
+		j.note("not logged: the stream is over %d MiB as a script, more than a script may hold", script.MaxBytes>>20)
 		return true
 	}
 	f.Event = bytes.Clone(f.Event)

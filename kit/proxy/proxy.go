@@ -73,7 +73,8 @@ type Config struct {
 	// Log is a script file (.json or .jsonl) the runs are written to, as
 	// record writes them: the first run to Log itself, the Nth to the
 	// same name with "-N" before the extension, each once its stream has
-	// ended. "" writes nothing.
+	// ended; a run whose script would be over script.MaxBytes is not
+	// written, and a note says so. "" writes nothing.
 	Log string
 	// CORSOrigins are the origins a browser client may call the proxy
 	// from ("*" for any); the proxy then answers CORS itself, as serve
