@@ -5,6 +5,38 @@ import (
 	"sync"
 )
 
+// clientBody is the client's request body on its way upstream. A read
+// that fails is the client's doing (its body broke off, or was
+// malformed), whatever the transport then makes of it: a failed round
+// trip, or an answer cut short.
+type clientBody struct {
+	io.ReadCloser
+	mu  sync.Mutex
+	err error
+}
+
+func (b *clientBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		b.mu.Lock()
+		if b.err == nil {
+			b.err = err
+		}
+		b.mu.Unlock()
+	}
+	return n, err
+}
+
+// broken is why a read of the body failed, or nil; nil too for no body.
+func (b *clientBody) broken() error {
+	if b == nil {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.err
+}
+
 // teeBody is a request's body on its way to the upstream: it passes every
 // read as it comes and keeps a copy, up to MaxInput, for the judge, who
 // waits for done. The transport closes it when it is through with it,

@@ -1,6 +1,7 @@
 package proxy_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -98,33 +99,88 @@ func TestASmallBodyGoesWithItsHeaders(t *testing.T) {
 	}
 }
 
-// A client whose body breaks off sends the agent nothing: the proxy
-// answers 400 and says why.
+// A client whose body breaks off gets a 400 saying why, whether the
+// proxy reads the body first (the agent is then sent nothing) or passes it
+// on as it comes; the run is the client's doing, not the agent's.
 func TestABodyThatBreaksOff(t *testing.T) {
-	reached := make(chan struct{}, 1)
-	up := upstream(t, func(w http.ResponseWriter, r *http.Request) { reached <- struct{}{} })
-	runs := make(chan proxy.Run, 1)
-	p, err := proxy.New(proxy.Config{Upstream: up, Report: func(r proxy.Run) { runs <- r }})
+	for _, c := range []struct {
+		name   string
+		length int64 // announced; -1 for none (chunked)
+	}{
+		{"small", int64(len(input))},
+		{"over 64 KiB", 1 << 20},
+		{"of unknown length", -1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			reached := make(chan struct{}, 1)
+			up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+				reached <- struct{}{}
+				io.Copy(io.Discard, r.Body) // never whole: the answer never comes before the body breaks
+			})
+			runs := make(chan proxy.Run, 1)
+			p, err := proxy.New(proxy.Config{Upstream: up, Report: func(r proxy.Run) { runs <- r }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			broken := errors.New("connection reset by the client")
+			body := io.MultiReader(bytes.NewReader(input[:len(input)/2]), iotestErr{broken})
+			req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/", body)
+			req.ContentLength = c.length
+			rec := httptest.NewRecorder()
+			p.ServeHTTP(rec, req)
+			if rec.Code != http.StatusBadRequest || !bytes.Contains(rec.Body.Bytes(), []byte(broken.Error())) {
+				t.Errorf("%d %s", rec.Code, rec.Body)
+			}
+			select {
+			case <-reached:
+				if c.name == "small" {
+					t.Error("the agent was sent the request")
+				}
+			default:
+			}
+			// The client's doing, not the agent's: no rule is broken.
+			if run := <-runs; !run.OK() || !strings.Contains(run.Cancelled, "request broke off") || !strings.Contains(run.Cancelled, broken.Error()) {
+				t.Errorf("%q", run.Lines(true))
+			}
+		})
+	}
+}
+
+// An agent that answers before it has read the whole input, and streams
+// while the client still sends it; the client's body then turns malformed.
+// The agent's request is cut, so the client's stream is cut too, but the
+// run is the client's doing, not a stream the agent broke.
+func TestABodyThatBreaksOffMidStream(t *testing.T) {
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		http.NewResponseController(w).EnableFullDuplex()
+		sse(w)
+		io.WriteString(w, started)
+		w.(http.Flusher).Flush()
+		io.Copy(io.Discard, r.Body) // ends as the proxy drops the request
+		io.WriteString(w, "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n")
+	})
+	th := start(t, proxy.Config{Upstream: up})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(th.url, "http://"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
-	broken := errors.New("connection reset by the client")
-	body := io.MultiReader(bytes.NewReader(input[:len(input)/2]), iotestErr{broken})
-	req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/", body)
-	req.ContentLength = int64(len(input))
-	rec := httptest.NewRecorder()
-	p.ServeHTTP(rec, req)
-	if rec.Code != http.StatusBadRequest || !bytes.Contains(rec.Body.Bytes(), []byte(broken.Error())) {
-		t.Errorf("%d %s", rec.Code, rec.Body)
+	defer conn.Close()
+	half := input[:len(input)/2]
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: proxy\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(half), half)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	select {
-	case <-reached:
-		t.Error("the agent was sent the request")
-	default:
+	first := make([]byte, len(started))
+	if _, err := io.ReadFull(resp.Body, first); err != nil || string(first) != started {
+		t.Fatalf("%q, %v", first, err)
 	}
-	// The client's doing, not the agent's: no rule is broken.
-	if run := <-runs; !run.OK() || !strings.Contains(run.Cancelled, "request broke off") || !strings.Contains(run.Cancelled, broken.Error()) {
+	io.WriteString(conn, "zz\r\n") // not a chunk's length
+	if rest, err := io.ReadAll(resp.Body); err == nil {
+		t.Errorf("the client's stream ended as if whole: %q", rest)
+	}
+	if run := th.next(t); !run.OK() || !strings.Contains(run.Cancelled, "request broke off") || run.Events != 1 {
 		t.Errorf("%q", run.Lines(true))
 	}
 }

@@ -2,11 +2,15 @@ package proxy
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"net/http/httptrace"
+	"net/textproto"
 	"strings"
 	"sync"
 	"time"
@@ -34,17 +38,26 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		password, _ := u.Password()
 		out.SetBasicAuth(u.Username(), password)
 	}
+	var client *clientBody
+	if r.ContentLength != 0 {
+		client = &clientBody{ReadCloser: r.Body}
+		out.Body = client
+	}
 	var j *judging
 	if r.Method == http.MethodPost {
-		j = p.startJudging(r, start)
-	}
-	if r.ContentLength != 0 {
-		out.Body = r.Body
-		if j != nil {
+		j = p.startJudging(r, out.Body, start)
+		if out.Body != nil {
 			out.Body = j.body
 		}
 	}
-	out = out.WithContext(r.Context())
+	var skip func(string) bool
+	if len(p.cfg.CORSOrigins) > 0 {
+		skip = func(name string) bool {
+			return strings.HasPrefix(name, "Access-Control-") // the proxy's CORS layer answers for it
+		}
+	}
+	ctx, stop := p.informational(w, r, skip)
+	out = out.WithContext(ctx)
 
 	body, err := readAhead(out.Body, r.ContentLength)
 	if err != nil {
@@ -58,6 +71,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	}
 	out.Body = body
 	resp, err := p.transport.RoundTrip(out)
+	stop()
 	if err == nil && resp.StatusCode < 100 {
 		// Go's client reads any three digits as a status; a server can
 		// send on only 100 to 999.
@@ -65,28 +79,37 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		err = fmt.Errorf("%w %03d, which HTTP does not have", errNoStatus, resp.StatusCode)
 	}
 	if err != nil {
-		if r.Context().Err() == nil {
-			detail := "the agent could not be reached: " + err.Error()
-			if errors.Is(err, errNoStatus) {
-				detail = err.Error()
-			}
-			writeProblem(w, p.cfg.WriteTimeout, http.StatusBadGateway, "Bad Gateway", detail)
+		a := answer{err: err, ctx: ctxCause(r), at: time.Now()}
+		if broken := client.broken(); broken != nil {
+			// The client's body broke off on its way: the transport
+			// dropped the agent's request for it.
+			a.err, a.broken, a.sent = broken, true, true
 		}
-		j.answered(answer{err: err, ctx: ctxCause(r), at: time.Now()})
+		if a.ctx == nil {
+			switch {
+			case a.broken:
+				writeProblem(w, p.cfg.WriteTimeout, http.StatusBadRequest, "Bad Request", "the request's body could not be read: "+a.err.Error())
+			case errors.Is(err, errNoStatus):
+				writeProblem(w, p.cfg.WriteTimeout, http.StatusBadGateway, "Bad Gateway", err.Error())
+			default:
+				writeProblem(w, p.cfg.WriteTimeout, http.StatusBadGateway, "Bad Gateway", "the agent could not be reached: "+err.Error())
+			}
+		}
+		j.answered(a)
 		j.ended(outcome{read: err, at: time.Now()})
 		return
 	}
 	defer resp.Body.Close()
-	var skip func(string) bool
-	if len(p.cfg.CORSOrigins) > 0 {
-		skip = func(name string) bool {
-			return strings.HasPrefix(name, "Access-Control-") // the proxy's CORS layer answers for it
-		}
-	}
 	addEndToEnd(w.Header(), resp.Header, skip)
-	// The judge reads the upstream's headers as they came: nothing changes
-	// them (addEndToEnd shares their values, clipped).
-	j.answered(answer{status: resp.StatusCode, header: resp.Header, at: time.Now()})
+	if _, ok := w.Header()["Content-Type"]; !ok {
+		// None came (or the agent's Connection named it): the client gets
+		// none, not one net/http sniffs from the first bytes.
+		w.Header()["Content-Type"] = nil
+	}
+	// The judge reads the upstream's headers as the client gets them, a
+	// map of their own: nothing changes them (addEndToEnd shares their
+	// values, clipped).
+	j.answered(answer{status: resp.StatusCode, header: endToEnd(resp.Header), at: time.Now()})
 
 	rc := http.NewResponseController(w)
 	o := outcome{lastArrival: time.Now()}
@@ -133,12 +156,50 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		// A client that leaves once every byte reached it (as one that
 		// closes on RUN_FINISHED does) cancelled nothing.
 		o.ctx = ctxCause(r)
+		// An agent that answered before it had the whole body: the
+		// transport drops its request when the client's body breaks off,
+		// and so cuts the answer.
+		o.body = client.broken()
 	}
 	j.ended(o)
 	if o.write == nil && o.ctx == nil && !errors.Is(o.read, io.EOF) {
-		// The upstream broke: the client's stream breaks too, rather
-		// than end as if whole.
+		// The upstream broke, or the client's body did: the client's
+		// stream breaks too, rather than end as if whole.
 		panic(http.ErrAbortHandler)
+	}
+}
+
+// informational passes the upstream's 1xx answers (103 Early Hints) to
+// the client as they come, while the round trip waits for the final
+// answer; stop ends that, before the handler writes again.
+func (p *Proxy) informational(w http.ResponseWriter, r *http.Request, skip func(string) bool) (ctx context.Context, stop func()) {
+	var mu sync.Mutex
+	stopped := false
+	trace := &httptrace.ClientTrace{Got1xxResponse: func(code int, header textproto.MIMEHeader) error {
+		mu.Lock()
+		defer mu.Unlock()
+		// Never a 101 (the transport reads it as final anyway), and never
+		// to an HTTP/1.0 client (RFC 9110, 15.2).
+		if stopped || code == http.StatusSwitchingProtocols || !r.ProtoAtLeast(1, 1) {
+			return nil
+		}
+		// net/http writes a 1xx with the header map the final answer
+		// uses, which may hold the CORS layer's headers already: the
+		// 1xx's own go alone, then the map is as it was.
+		h := w.Header()
+		kept := h.Clone()
+		clear(h)
+		addEndToEnd(h, http.Header(header), skip)
+		setWriteDeadline(w, p.cfg.WriteTimeout)
+		w.WriteHeader(code)
+		clear(h)
+		maps.Copy(h, kept)
+		return nil
+	}}
+	return httptrace.WithClientTrace(r.Context(), trace), func() {
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
 	}
 }
 

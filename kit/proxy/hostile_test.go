@@ -3,12 +3,15 @@ package proxy_test
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
+	"net/textproto"
 	"os"
 	"slices"
 	"strings"
@@ -450,4 +453,101 @@ func TestOnlyEndToEndHeadersPass(t *testing.T) {
 			t.Errorf("CORS %q: %s", origins, strings.Join(run.Lines(true), "\n"))
 		}
 	}
+}
+
+// A header the agent's Connection header names does not reach the client,
+// and the answer is judged as the client gets it, without the header: no
+// Content-Type (and none sniffed for it), or gzip bytes with no
+// Content-Encoding.
+func TestHeadersConnectionNamesAreJudgedAbsent(t *testing.T) {
+	const stream = started + "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n"
+	for _, c := range []struct {
+		name, connection string
+		flush            bool // a stream; else an answer of known length
+	}{
+		{"Content-Type of a stream", "Content-Type", true},
+		{"Content-Type of an answer of known length", "Content-Type", false},
+		{"Content-Encoding", "Content-Encoding", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Connection", c.connection)
+				w.Header().Set("Content-Type", "text/event-stream")
+				var body io.Writer = w
+				if c.connection == "Content-Encoding" {
+					w.Header().Set("Content-Encoding", "gzip")
+					z := gzip.NewWriter(w)
+					defer z.Close()
+					body = z
+				}
+				if c.flush {
+					w.(http.Flusher).Flush()
+				}
+				io.WriteString(body, stream)
+			})
+			th := start(t, proxy.Config{Upstream: up})
+			resp, _ := post(t, client(t), th.url, input)
+			if resp.Header.Get(c.connection) != "" {
+				t.Fatalf("the client got %s %q", c.connection, resp.Header.Get(c.connection))
+			}
+			run := th.next(t)
+			if run.OK() || run.ContentType != resp.Header.Get("Content-Type") ||
+				(c.connection == "Content-Type" && run.Failures[0].Rule != rules.ContentType) {
+				t.Errorf("the client got Content-Type %q; judged %q: %q", resp.Header.Get("Content-Type"), run.ContentType, run.Lines(true))
+			}
+		})
+	}
+}
+
+// An informational answer (103 Early Hints) reaches the client as the
+// agent sent it, its own headers with it and not after it; the CORS
+// headers the proxy answers with stay on the final answer.
+func TestInformationalAnswersPass(t *testing.T) {
+	up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", "</style.css>; rel=preload")
+		w.WriteHeader(http.StatusEarlyHints)
+		w.Header().Del("Link")
+		sse(w)
+		io.WriteString(w, started+"data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n")
+	})
+	for _, origins := range [][]string{nil, {"http://localhost:5173"}} {
+		th := start(t, proxy.Config{Upstream: up, CORSOrigins: origins})
+		var codes []int
+		var links []string
+		trace := &httptrace.ClientTrace{Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
+			codes, links = append(codes, code), append(links, h.Get("Link"))
+			return nil
+		}}
+		req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(t.Context(), trace), http.MethodPost, th.url, bytes.NewReader(input))
+		req.Header.Set("Origin", "http://localhost:5173")
+		resp, err := client(t).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if !slices.Equal(codes, []int{http.StatusEarlyHints}) || !slices.Equal(links, []string{"</style.css>; rel=preload"}) {
+			t.Errorf("CORS %q: the client got informational answers %v, links %q", origins, codes, links)
+		}
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Link") != "" || (origins != nil && resp.Header.Get("Access-Control-Allow-Origin") != origins[0]) {
+			t.Errorf("CORS %q: then %d %v", origins, resp.StatusCode, resp.Header)
+		}
+		if run := th.next(t); !run.OK() {
+			t.Errorf("%q", run.Lines(true))
+		}
+	}
+	// An HTTP/1.0 client is sent none.
+	th := start(t, proxy.Config{Upstream: up})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(th.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST / HTTP/1.0\r\nHost: proxy\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(input), input)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("HTTP/1.0: %v %v", resp, err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	th.next(t)
 }

@@ -41,7 +41,7 @@ type judging struct {
 	violation *agui.Violation // the first rule the stream broke
 	whole     bool            // the stream was judged to its end
 	frames    []script.Frame  // for the log
-	kept      int             // their bytes
+	kept      int             // their bytes, as a script writes them
 	keep      bool
 	last      time.Time // when the last frame arrived
 }
@@ -53,7 +53,8 @@ type answer struct {
 	at     time.Time
 	err    error // no answer came: why
 	ctx    error // the request's context's cause, when it had ended
-	broken bool  // err is the client's body breaking off: nothing was sent
+	broken bool  // err is the client's body breaking off
+	sent   bool  // and the agent had been sent part of the request
 }
 
 // outcome is how a stream ended, as the handler saw it.
@@ -61,6 +62,7 @@ type outcome struct {
 	read        error // io.EOF for a whole stream
 	write       error // writing to the client failed
 	ctx         error // the request's context's cause, when it had ended
+	body        error // the client's body broke off, and the answer with it
 	at          time.Time
 	bytes       int64
 	lastArrival time.Time
@@ -73,9 +75,10 @@ func (o outcome) left() bool {
 	return o.write == nil && o.ctx != nil && !errors.Is(o.ctx, ErrShutdown)
 }
 
-func (p *Proxy) startJudging(r *http.Request, start time.Time) *judging {
+// startJudging judges a run whose request body (nil for none) is body.
+func (p *Proxy) startJudging(r *http.Request, body io.ReadCloser, start time.Time) *judging {
 	j := &judging{
-		p: p, start: start, body: newTeeBody(r.Body), answer: make(chan answer, 1),
+		p: p, start: start, body: newTeeBody(body), answer: make(chan answer, 1),
 		stream: newBacklog(MaxBacklog), placed: make(chan struct{}), done: make(chan struct{}), keep: p.cfg.Log != "",
 		ref: &runRef{streamDone: make(chan struct{}), done: make(chan struct{})},
 	}
@@ -326,6 +329,8 @@ func (j *judging) noAnswer(a answer) {
 		j.fail(rules.Failure{Rule: rules.Interrupted, Text: fmt.Sprintf("the proxy shut down after %s, before the agent answered", took)})
 	case a.ctx != nil:
 		j.run.Cancelled = fmt.Sprintf("the client cancelled after %s, before the agent answered", took)
+	case a.broken && a.sent:
+		j.run.Cancelled = fmt.Sprintf("the client's request broke off after %s (%v), before the agent answered: the agent's request was cut", took, a.err)
 	case a.broken:
 		j.run.Cancelled = fmt.Sprintf("the client's request broke off after %s (%v): the agent was sent nothing", took, a.err)
 	case errors.Is(a.err, errNoStatus):
@@ -424,6 +429,9 @@ func (j *judging) readStream(body io.Reader, watch func(io.Reader, *agui.Consume
 	case o.ctx != nil:
 		j.fail(rules.Failure{Rule: rules.Interrupted, Text: fmt.Sprintf("the proxy shut down after %d events", j.run.Events)})
 		return
+	case o.body != nil:
+		j.run.Cancelled = fmt.Sprintf("the client's request broke off after %d events (%v): the agent's request was cut, and its answer with it", j.run.Events, o.body)
+		return
 	case errors.Is(o.read, io.EOF):
 		j.whole = true
 		if f := w.Cut; f != nil {
@@ -484,9 +492,11 @@ func (j *judging) frame(f script.Frame, judged agui.Judgement) bool {
 	if !j.keep {
 		return true
 	}
-	if j.kept += len(f.Event) + len(f.Comment); j.kept > script.MaxBytes {
+	// Counted as written, not as sent: an empty comment is 2 bytes sent
+	// and some 50 written, and an event is indented.
+	if j.kept += script.FrameSize(f); j.kept > script.MaxBytes {
 		j.keep, j.frames = false, nil
-		j.note("not logged: the stream is over %d MiB, more than a script may hold", script.MaxBytes>>20)
+		j.note("not logged: the stream is over %d MiB as a script, more than a script may hold", script.MaxBytes>>20)
 		return true
 	}
 	f.Event = bytes.Clone(f.Event)

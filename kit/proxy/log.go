@@ -40,6 +40,12 @@ func (p *Proxy) log(r *Run, came time.Time, frames []script.Frame) {
 		r.Notes = append(r.Notes, "not logged: "+err.Error())
 		return
 	}
+	if len(data) > script.MaxBytes {
+		// frame bounds the stream alone: the input, and the ids written
+		// in place of the agent's, may take it over.
+		r.Notes = append(r.Notes, fmt.Sprintf("not logged: the script would be %d bytes, over the %d MiB a script may be", len(data), script.MaxBytes>>20))
+		return
+	}
 	p.mu.Lock()
 	p.logged++
 	path := LogPath(p.cfg.Log, p.logged)

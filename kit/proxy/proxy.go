@@ -34,7 +34,9 @@
 // query is the upstream's, then the request's. The scheme and host are
 // always the upstream's; the upstream URL's user info, if it has any, goes
 // as Basic auth on a request without an Authorization of its own, as
-// http.Client sends it. Redirects are passed to the client, not followed;
+// http.Client sends it. A 1xx answer (103 Early Hints) goes to the client
+// as it comes, but to an HTTP/1.0 client. Redirects are passed to the
+// client, not followed;
 // an upstream that cannot be reached, or answers a status below 100, is a
 // 502 problem+json from the proxy;
 // an upstream that breaks mid-stream breaks the client's stream too. No
@@ -71,7 +73,8 @@ type Config struct {
 	// Log is a script file (.json or .jsonl) the runs are written to, as
 	// record writes them: the first run to Log itself, the Nth to the
 	// same name with "-N" before the extension, each once its stream has
-	// ended. "" writes nothing.
+	// ended; a run whose script would be over script.MaxBytes is not
+	// written, and a note says so. "" writes nothing.
 	Log string
 	// CORSOrigins are the origins a browser client may call the proxy
 	// from ("*" for any); the proxy then answers CORS itself, as serve

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -407,6 +408,47 @@ func TestHeadersFlushedAloneOnlyForAStream(t *testing.T) {
 			first := slices.Index(w.calls, "write")
 			if first < 0 || !slices.Equal(w.calls[:first], c.before) || w.calls[len(w.calls)-1] != "flush" {
 				t.Errorf("%q: want %q, then the bytes, each write flushed", w.calls, c.before)
+			}
+		})
+	}
+}
+
+// A run whose script would be over script.MaxBytes is not logged, and a
+// note says so: the kit would refuse to read it. Empty comments, 2 bytes
+// on the wire, take some 50 each as a script's frames; an input near the
+// bound leaves no room for the stream.
+func TestLogStaysWithinAScript(t *testing.T) {
+	const finished = "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\n"
+	comments := bytes.Repeat([]byte(":\n"), 400_000) // 800 KB: within the judge's backlog
+	large := []byte(`{"threadId":"t1","runId":"r1","messages":[{"id":"m1","role":"user","content":"` +
+		strings.Repeat("x", script.MaxBytes-100) + `"}]}`)
+	for _, c := range []struct {
+		name     string
+		input    []byte
+		comments []byte
+		note     string
+	}{
+		{"empty comments", input, comments, "not logged: the stream is over 16 MiB as a script"},
+		{"a large input", large, nil, "not logged: the script would be"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			up := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				sse(w)
+				io.WriteString(w, started)
+				w.Write(c.comments)
+				io.WriteString(w, "\n"+finished)
+			})
+			path := t.TempDir() + "/traffic.json"
+			th := start(t, proxy.Config{Upstream: up, Log: path})
+			post(t, client(t), th.url, c.input)
+			run := th.next(t)
+			info, err := os.Stat(path)
+			if err == nil {
+				t.Errorf("a script of %.1f MiB was logged", float64(info.Size())/(1<<20))
+			}
+			if run.Logged != "" || !strings.Contains(strings.Join(run.Notes, "\n"), c.note) {
+				t.Errorf("logged to %q: %q", run.Logged, run.Lines(true))
 			}
 		})
 	}

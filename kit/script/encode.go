@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -100,4 +101,90 @@ func encodeFrames(frames []Frame) []byte {
 		stream = append(stream, '}')
 	}
 	return append(stream, ']')
+}
+
+// FrameSize is the bytes Encode writes for f in a script's "stream", the
+// comma before it included (the first frame has none): counted, not
+// written, as a writer that bounds a script needs to before it holds
+// one, for a frame's event may be indented to many times its size.
+func FrameSize(f Frame) int {
+	// ,\n    {\n      "afterMs": N,\n      "event": E\n    }
+	var num [32]byte
+	n := len(",\n    {") + len("\n      \"afterMs\": ") +
+		len(strconv.AppendFloat(num[:0], float64(f.After)/float64(time.Millisecond), 'f', -1, 64)) + len(",") +
+		len("\n    }")
+	if f.Event != nil {
+		return n + len("\n      \"event\": ") + indentedSize(f.Event, 3)
+	}
+	return n + len("\n      \"comment\": ") + quotedSize(f.Comment)
+}
+
+// indentedSize is the bytes json.Indent (by two spaces) writes for the
+// JSON value v that starts depth levels deep: whitespace between tokens
+// dropped, a newline and indentation after each opening and comma and
+// before each closing, but for an empty object or array.
+func indentedSize(v []byte, depth int) int {
+	n := 0
+	inString, escaped, opened := false, false, false
+	for _, c := range v {
+		if inString {
+			n++
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			continue
+		}
+		if opened && c != '}' && c != ']' {
+			opened = false
+			depth++
+			n += 1 + 2*depth
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			opened = true
+		case ',':
+			n += 1 + 2*depth
+		case ':':
+			n++ // a space after it
+		case '}', ']':
+			if opened {
+				opened = false
+			} else {
+				depth--
+				n += 1 + 2*depth
+			}
+		}
+		n++
+	}
+	return n
+}
+
+// quotedSize is the bytes jsontext.AppendQuote writes for text.
+func quotedSize(text string) int {
+	n := len(`""`)
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += utf8.RuneLen(utf8.RuneError) // replaced
+		case r == '"' || r == '\\' || r == '\b' || r == '\t' || r == '\n' || r == '\f' || r == '\r':
+			n += 2
+		case r < 0x20:
+			n += len(`\u0000`)
+		default:
+			n += size
+		}
+	}
+	return n
 }

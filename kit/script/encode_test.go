@@ -3,6 +3,7 @@ package script_test
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +87,38 @@ func TestEncodeRefusesWhatIsNotJSON(t *testing.T) {
 	s := script.Script{Frames: []script.Frame{{Event: json.RawMessage(`{"type":`)}}}
 	if _, err := s.Encode(); err == nil || !strings.Contains(err.Error(), "not JSON") {
 		t.Errorf("%v", err)
+	}
+}
+
+// FrameSize is what a frame adds to Encode's output, to the byte, for
+// every fixture's frames and for events and comments Encode indents or
+// escapes: nested and empty values, spaces between tokens, punctuation
+// and escapes in strings, control characters and bytes not UTF-8.
+func TestFrameSizeIsWhatEncodeWrites(t *testing.T) {
+	frames := []script.Frame{
+		{Event: json.RawMessage(`{}`)},
+		{Event: json.RawMessage(`{"type":"X","a":[],"b":{},"c":[[1,[2,{"d":[]}]],{"e":{"f":null}}]}`), After: 1500 * time.Microsecond},
+		{Event: json.RawMessage(` { "type" : "X" , "s" : "{[,:]} \" \\\" \\\\" , "n" : -1.5e3 } `), After: time.Hour},
+		{Comment: ""},
+		{Comment: "keep \"alive\" \\ <now> \b\t\n\f\r\x01\x1f \xff é \u2028", After: 3 * time.Millisecond / 7},
+	}
+	for _, f := range fixtures.All() {
+		frames = append(frames, f.Frames...)
+	}
+	base := script.Script{Name: "sized", Frames: []script.Frame{{Event: json.RawMessage(`{"type":"RUN_STARTED"}`)}}}
+	before, err := base.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range frames {
+		s := base
+		s.Frames = append(slices.Clip(base.Frames), f)
+		after, err := s.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := script.FrameSize(f), len(after)-len(before); got != want {
+			t.Errorf("frame %d: %d bytes, Encode wrote %d:\n%s", i, got, want, after)
+		}
 	}
 }
