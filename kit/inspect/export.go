@@ -27,6 +27,13 @@ func (s *Store) Script(id string) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	sc := script.Script{Name: d.Name, Frames: frames(events)}
+	size := len(d.Input)
+	for _, f := range sc.Frames {
+		size += script.FrameSize(f)
+	}
+	if size > script.MaxBytes { // deep JSON grows as a script indents it
+		return nil, true, overScript(size)
+	}
 	if d.Source == "live" { // its frames' times are measured from the request's
 		sc.RecordedAt = d.Started.UTC().Truncate(time.Millisecond)
 	}
@@ -37,11 +44,15 @@ func (s *Store) Script(id string) ([]byte, bool, error) {
 	if err != nil {
 		return nil, true, fmt.Errorf("the run cannot be written as a script (%v): copy it as a capture", err)
 	}
-	if len(data) > script.MaxBytes { // deep JSON grows as a script indents it
-		return nil, true, fmt.Errorf("the run's script would be %d MiB, over the %d MiB the kit reads a script in: copy it as a capture",
-			len(data)>>20, script.MaxBytes>>20)
+	if len(data) > script.MaxBytes { // the input, once indented
+		return nil, true, overScript(len(data))
 	}
 	return data, true, nil
+}
+
+func overScript(size int) error {
+	return fmt.Errorf("the run's script would be %d MiB, over the %d MiB the kit reads a script in: copy it as a capture",
+		size>>20, script.MaxBytes>>20)
 }
 
 // Capture is a run's kept events as SSE: a data line for each line of an
