@@ -140,6 +140,9 @@ func (run *reading) exchange(ctx context.Context) {
 		return
 	}
 	defer resp.Body.Close()
+	// A 101's body is the raw connection, which the request's context does
+	// not reach: no read of any body may outlast the run.
+	defer context.AfterFunc(ctx, func() { resp.Body.Close() })()
 	run.ex.Transport.Status, run.ex.Transport.ContentType = resp.StatusCode, resp.Header.Get("Content-Type")
 	run.ex.Transport.Answered = time.Since(run.start)
 	run.lastArrival = run.ex.Transport.Answered // a silence is measured from the answer's headers

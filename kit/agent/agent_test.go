@@ -154,6 +154,40 @@ func TestAnswersThatAreNotStreams(t *testing.T) {
 	}
 }
 
+// A 101 hands the client the raw connection as its body, which no request
+// context reaches: it fails http-status unread, at once, not at the
+// timeout, nor never.
+func TestASwitchOfProtocolsIsNotRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hijacked := make(chan net.Conn, 1)
+		switches := inMemory(t, func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				return
+			}
+			hijacked <- conn
+			fmt.Fprint(conn, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+			io.Copy(io.Discard, conn) // until the client closes it
+		})
+		done := make(chan Exchange, 1)
+		go func() {
+			done <- Run(t.Context(), Request{URL: "http://agent.test/", Input: demo(t, "normal"), Timeout: 100 * time.Millisecond, dial: switches})
+		}()
+		select {
+		case ex := <-done:
+			if got := checks(ex); len(got) != 1 || got[0] != rules.HTTPStatus || ex.Failures[0].Text != "the agent answered 101 Switching Protocols, not 2xx: it switches the connection to another protocol, which is not read" ||
+				ex.Transport.Took != 0 {
+				t.Errorf("%+v, took %v", ex.Failures, ex.Transport.Took)
+			}
+		case <-time.After(time.Second): // the bubble's clock: when nothing else can move
+			t.Errorf("a run of a 100ms timeout still reading a 101 at 1s")
+			(<-hijacked).Close()
+			<-done
+		}
+	})
+}
+
 // An agent that never answers, or never ends, is cut at the timeout, and
 // says which. In a bubble, the timeout passes when it says, to the
 // nanosecond, however busy the machine.

@@ -78,7 +78,9 @@ func checkAnswer(resp *http.Response, body io.Reader) *rules.Failure {
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
 		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, a redirect to %q: AG-UI posts once, so point the URL at the endpoint itself",
 			resp.Status, RedactURL(resp.Header.Get("Location")))}
-	case resp.StatusCode < 200 || resp.StatusCode >= 300:
+	case resp.StatusCode < 200: // 101, the one 1xx the client returns
+		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, not 2xx: it switches the connection to another protocol, which is not read", resp.Status)}
+	case resp.StatusCode >= 300:
 		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, not 2xx: %s", resp.Status, Excerpt(body, mt))}
 	case mt != "text/event-stream" && mt != proto.MediaType:
 		return &rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream or %s: %s", resp.Header.Get("Content-Type"), proto.MediaType, Excerpt(body, mt))}
