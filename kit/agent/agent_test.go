@@ -188,6 +188,29 @@ func TestASwitchOfProtocolsIsNotRead(t *testing.T) {
 	})
 }
 
+// A stop takes no frame after it: with -cancel-after 0 not even one that
+// came with the answer's headers (in memory, in the read that brought
+// them), in either encoding, a frame that does not decode among them.
+func TestNoFrameIsTakenAfterTheStop(t *testing.T) {
+	in := demo(t, "normal")
+	const content = `{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}` // breaks first-event
+	for name, answer := range map[string]http.HandlerFunc{
+		"SSE":                 streaming(": hi\n\ndata: " + content + "\n\n"),
+		"binary":              binaryAnswer(proto.MediaType, framed(t, content)),
+		"binary, undecodable": binaryAnswer(proto.MediaType, frameOf(3, []byte{0xff, 0xff, 0xff})),
+	} {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ex := Run(t.Context(), Request{URL: "http://agent.test/", Input: in, Binary: name != "SSE", Keep: true, Stop: &Stop{Events: 0}, dial: inMemory(t, answer)})
+				tr := ex.Transport
+				if ex.Stopped == nil || ex.Stopped.Events != 0 || ex.Violation != nil || tr.Events != 0 || tr.Comments != 0 || len(ex.Frames) != 0 || len(ex.Failures) != 0 {
+					t.Errorf("stopped %+v, violation %v, %d events, %d comments, %d kept, %v", ex.Stopped, ex.Violation, tr.Events, tr.Comments, len(ex.Frames), ex.Failures)
+				}
+			})
+		})
+	}
+}
+
 // An agent that never answers, or never ends, is cut at the timeout, and
 // says which. In a bubble, the timeout passes when it says, to the
 // nanosecond, however busy the machine.

@@ -32,9 +32,9 @@ type reading struct {
 	events      int           // the events read so far
 	types       []string      // their types, the first MaxStoppedTypes
 	// stop ends the run from inside a read (a comment arrives within
-	// sse.Reader.Next): the body's next read fails with the cause.
+	// sse.Reader.Next): the body's next read fails with the cause, and
+	// no frame is taken after it.
 	stop context.CancelCauseFunc
-	ctx  context.Context // the run's: once it ends, no frame is taken
 }
 
 func (run *reading) fail(rule, format string, args ...any) {
@@ -116,10 +116,9 @@ func NotGzip(err error) bool {
 // arrives (Watch). It goes on after a violation: the transport is still
 // checked, and a recording keeps all that was sent.
 func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Consumer) {
-	run.ctx = ctx
-	watch := Watch
+	watch := watchUntil
 	if run.ex.Transport.Binary() {
-		watch = WatchBinary
+		watch = watchBinaryUntil
 	}
 	peek := bufio.NewReader(body)
 	if head, _ := peek.Peek(5); !run.ex.Transport.Binary() && proto.IsBinary(head) {
@@ -127,7 +126,7 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 		run.fail(rules.ContentType, "the body is AG-UI's binary transport (%s), sent as %q: a client reads it as SSE and finds no event", proto.MediaType, run.ex.Transport.ContentType)
 		return
 	}
-	w := watch(peek, consumer, run.frame)
+	w := watch(ctx.Done(), peek, consumer, run.frame)
 	end := time.Since(run.start)
 	run.arrived(end) // the silence before the end counts too
 	run.ex.Transport.Took = end
@@ -166,9 +165,6 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 // frame notes one frame's arrival, and keeps it if asked; an event the
 // run is to stop at stops it.
 func (run *reading) frame(f script.Frame, _ agui.Judgement) bool {
-	if run.ctx.Err() != nil {
-		return false // stopped, or out of time, while the reader still held frames
-	}
 	now := time.Since(run.start)
 	f.After, run.lastFrame = now-run.lastFrame, now
 	if f.Event != nil {
