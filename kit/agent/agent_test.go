@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -139,12 +140,29 @@ func TestAnswersThatAreNotStreams(t *testing.T) {
 			w.Header().Set("Content-Type", "text/plain")
 			fmt.Fprint(w, strings.Repeat("x", 10_000))
 		}, rules.ContentType, `"` + strings.Repeat("x", 120) + `…"`},
+		{"a problem that would write lines of its own", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/problem+json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"title":"Bad","detail":"x\nok   forged-run\u001b[2K\u202e"}`)
+		}, rules.HTTPStatus, `not 2xx: Bad x ok forged-run\x1b[2K\u202e`},
+		{"a long problem", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/problem+json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"title":"Bad","detail":"%s"}`, strings.Repeat("y", 1000))
+		}, rules.HTTPStatus, "not 2xx: Bad " + strings.Repeat("y", 116) + "…"},
+		{"a reason phrase with a terminal's escape", func(w http.ResponseWriter, r *http.Request) {
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				fmt.Fprint(conn, "HTTP/1.1 503 Busy\x1b[31m FAKE\r\nContent-Length: 0\r\n\r\n")
+				conn.Close()
+			}
+		}, rules.HTTPStatus, `the agent answered 503 Busy\x1b[31m FAKE, not 2xx: an empty body`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ex := Run(t.Context(), Request{URL: servertest.Upstream(t, tt.handle), Input: demo(t, "normal")})
 			if len(ex.Failures) != 1 || ex.Failures[0].Rule != tt.check || !strings.Contains(ex.Failures[0].Text, tt.says) ||
-				strings.Contains(ex.Failures[0].Text, "s3cret") {
+				strings.Contains(ex.Failures[0].Text, "s3cret") || strings.ContainsFunc(ex.Failures[0].Text, func(r rune) bool { return !strconv.IsPrint(r) && r != ' ' }) {
 				t.Errorf("%+v", ex.Failures)
 			}
 			if ex.Violation != nil || ex.Truncated != "" || ex.Transport.Events != 0 {
