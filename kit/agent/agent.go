@@ -10,6 +10,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -166,7 +167,10 @@ func (run *reading) exchange(ctx context.Context) {
 }
 
 // post sends the input as a client does. Each run has a connection of its
-// own, closed with it, and follows no redirect: AG-UI posts once.
+// own, closed with it, and follows no redirect: AG-UI posts once. It goes
+// through the transport itself, as http.Client would, but for a
+// redirect's Location, which the client refuses before its status is
+// seen when it does not parse.
 func post(ctx context.Context, url string, body []byte, accept string, header http.Header, dial dialer) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
@@ -174,6 +178,10 @@ func post(ctx context.Context, url string, body []byte, accept string, header ht
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", accept)
+	if u := req.URL.User; u != nil {
+		password, _ := u.Password()
+		req.SetBasicAuth(u.Username(), password)
+	}
 	for name, values := range header { // as curl -H: a header given replaces ours
 		req.Header[name] = values
 	}
@@ -186,13 +194,9 @@ func post(ctx context.Context, url string, body []byte, accept string, header ht
 	if dial != nil {
 		transport.DialContext = dial
 	}
-	client := &http.Client{
-		Transport:     transport,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
-	resp, err := client.Do(req)
-	if inner := errors.Unwrap(err); inner != nil {
-		err = inner // drop the *url.Error's repeat of method and URL
+	resp, err := transport.RoundTrip(req)
+	if tlsErr := (tls.RecordHeaderError{}); errors.As(err, &tlsErr) && string(tlsErr.RecordHeader[:]) == "HTTP/" {
+		err = http.ErrSchemeMismatch
 	}
 	return resp, err
 }

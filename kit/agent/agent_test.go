@@ -136,6 +136,13 @@ func TestAnswersThatAreNotStreams(t *testing.T) {
 		{"a redirect whose query holds a key", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "https://agent.example/run?key=s3cret", http.StatusMovedPermanently)
 		}, rules.HTTPStatus, `a redirect to "https://agent.example/run": AG-UI posts once`},
+		{"a redirect whose Location does not parse", func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["Location"] = []string{"http://[::1/run?key=s3cret"}
+			w.WriteHeader(http.StatusFound)
+		}, rules.HTTPStatus, `the agent answered 302 Found, a redirect to "http://[::1/run": AG-UI posts once`},
+		{"a 3xx with no Location", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusNotModified)
+		}, rules.HTTPStatus, "the agent answered 304 Not Modified, not 2xx: an empty body"},
 		{"a long body", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/plain")
 			fmt.Fprint(w, strings.Repeat("x", 10_000))
@@ -460,6 +467,15 @@ func TestAnUnreachableAgent(t *testing.T) {
 	}
 	if s := ex.Transport.String(); !strings.HasPrefix(s, "no answer · ") {
 		t.Errorf("%s", s)
+	}
+}
+
+// An https URL of an agent that speaks plain HTTP is said to be one.
+func TestAnHTTPSURLOfAnHTTPAgent(t *testing.T) {
+	url := strings.Replace(servertest.Upstream(t, streaming("")), "http://", "https://", 1)
+	ex := Run(t.Context(), Request{URL: url, Input: demo(t, "normal")})
+	if got := checks(ex); len(got) != 1 || got[0] != rules.Unreachable || ex.Failures[0].Text != "the request failed: http: server gave HTTP response to HTTPS client" {
+		t.Errorf("%+v", ex.Failures)
 	}
 }
 

@@ -76,7 +76,7 @@ func round(d time.Duration) time.Duration {
 func checkAnswer(resp *http.Response, body io.Reader) *rules.Failure {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
-	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+	case resp.StatusCode >= 300 && resp.StatusCode < 400 && resp.Header.Get("Location") != "":
 		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, a redirect to %q: AG-UI posts once, so point the URL at the endpoint itself",
 			statusOf(resp), RedactURL(resp.Header.Get("Location")))}
 	case resp.StatusCode < 200: // 101, the one 1xx the client returns
