@@ -523,6 +523,9 @@ func TestTheURLIsReportedWithoutSecrets(t *testing.T) {
 		"http://agent.test/users/@me?k=1":     "http://agent.test/users/@me",
 		"localhost:8080/agui?api_key=s3cret":  "localhost:8080/agui",
 		"http://agent.example/":               "http://agent.example/",
+		"http//user:s3cret@agent.example/x":   "agent.example/x", // no host: a path
+		"http:/user:s3cret@agent.example/x":   "agent.example/x",
+		"/elsewhere?key=s3cret":               "/elsewhere",
 	} {
 		if got := RedactURL(raw); got != want {
 			t.Errorf("%q shown as %q, want %q", raw, got, want)

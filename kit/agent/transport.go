@@ -168,7 +168,7 @@ func oneLine(text string) string {
 // before it (a password may hold "/", "?" or "#"), then is cut at its first
 // "?" or "#", and what would be its host loses all up to an "@" left.
 func RedactURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil && u.Opaque == "" {
+	if u, err := url.Parse(raw); err == nil && u.Opaque == "" && u.Host != "" {
 		u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
 		return u.String()
 	}
