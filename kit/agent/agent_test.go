@@ -282,6 +282,19 @@ func TestTheTimeoutCutsWhatNeverEnds(t *testing.T) {
 			tr.LongestGap != tr.Took-tr.Answered || tr.Took != 100*time.Millisecond {
 			t.Errorf("silent after its headers: %+v, %+v", ex.Failures, tr)
 		}
+
+		const partial = `data: {"type":`
+		partOfAnEvent := inMemory(t, func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, partial)
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		})
+		ex = Run(t.Context(), Request{URL: "http://agent.test/", Input: demo(t, "normal"), Timeout: 100 * time.Millisecond, dial: partOfAnEvent})
+		if got := checks(ex); len(got) != 1 || ex.Failures[0].Text != fmt.Sprintf("the stream was still open after 100ms: %d bytes came on it, no whole event or comment, the last 100ms before the cut", len(partial)) {
+			t.Errorf("part of an event, then silent: %+v", ex.Failures)
+		}
 	})
 
 	ctx, cancel := context.WithCancel(t.Context())

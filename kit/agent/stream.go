@@ -27,6 +27,8 @@ type reading struct {
 	timeout     time.Duration
 	lastFrame   time.Duration // when the last frame arrived (0: none yet)
 	lastArrival time.Duration // when the last bytes, or the answer's headers, arrived
+	received    int           // the body's bytes, as sent (before unzipping)
+	lastBytes   time.Duration // when the last of them arrived
 	kept        int           // bytes of the frames kept
 	activeRun   string        // the run active as the engine last judged (at the end, or at a broken rule); "" if none
 	events      int           // the events read so far
@@ -205,7 +207,8 @@ type arrivals struct {
 func (a arrivals) Read(p []byte) (int, error) {
 	n, err := a.body.Read(p)
 	if n > 0 {
-		a.run.arrived(time.Since(a.run.start))
+		a.run.received, a.run.lastBytes = a.run.received+n, time.Since(a.run.start)
+		a.run.arrived(a.run.lastBytes)
 	}
 	return n, err
 }
@@ -225,8 +228,12 @@ func (run *reading) ended(ctx context.Context, err error) {
 		run.ex.Truncated = ""
 	case errors.Is(cause, errTimeout) && run.ex.Transport.Status == 0:
 		run.fail(rules.Timeout, "no answer within %s: the agent sent no response headers", run.timeout)
-	case errors.Is(cause, errTimeout) && run.lastFrame == 0:
+	case errors.Is(cause, errTimeout) && run.received == 0:
 		run.fail(rules.Timeout, "the stream was still open after %s, and nothing was sent on it", run.timeout)
+		run.ex.Truncated = ""
+	case errors.Is(cause, errTimeout) && run.ex.Transport.Events+run.ex.Transport.Comments == 0:
+		run.fail(rules.Timeout, "the stream was still open after %s: %d bytes came on it, no whole event or comment, the last %s before the cut",
+			run.timeout, run.received, round(time.Since(run.start)-run.lastBytes))
 		run.ex.Truncated = ""
 	case errors.Is(cause, errTimeout):
 		run.fail(rules.Timeout, "the stream was still open after %s: %d events and %d comments so far, the last %s before the cut",
