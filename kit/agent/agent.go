@@ -31,8 +31,9 @@ const DefaultTimeout = 60 * time.Second
 type Request struct {
 	URL   string
 	Input agui.Input // what is sent (Input.Request), and what the engine judges the stream against
-	// Header holds headers to send besides Content-Type and Accept (a
-	// token, an API key). Their values are sent and never reported.
+	// Header holds headers to send besides Content-Type, Accept and
+	// Accept-Encoding (a token, an API key), or in their place. Their
+	// values are sent and never reported.
 	Header http.Header
 	// Binary asks for AG-UI's binary transport (Accept:
 	// application/vnd.ag-ui.event+proto) rather than SSE. The stream is
@@ -178,6 +179,7 @@ func post(ctx context.Context, url string, body []byte, accept string, header ht
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", accept)
+	req.Header.Set("Accept-Encoding", "gzip") // as the client asks, but unzipped by Decoded, which tells a cut gzip from a broken connection
 	if u := req.URL.User; u != nil {
 		password, _ := u.Password()
 		req.SetBasicAuth(u.Username(), password)
@@ -190,7 +192,7 @@ func post(ctx context.Context, url string, body []byte, accept string, header ht
 		req.Header.Del("Host")
 	}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
-	transport.DisableKeepAlives = true
+	transport.DisableKeepAlives, transport.DisableCompression = true, true
 	if dial != nil {
 		transport.DialContext = dial
 	}

@@ -610,3 +610,30 @@ func TestHeadersAsCurlSendsThem(t *testing.T) {
 		t.Errorf("a br stream: %+v", ex.Failures)
 	}
 }
+
+// A gzip answer is asked for, and unzipped by the kit, whether a -H asks
+// for it or not: one whose body ends whole, short of its gzip trailer,
+// says so either way, no connection having broken.
+func TestAGzipAnswerShortOfItsTrailer(t *testing.T) {
+	in, _, err := NewInput(nil, Inputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		if r.Header.Get("Accept-Encoding") != "gzip" {
+			return
+		}
+		w.Header().Set("Content-Encoding", "gzip")
+		z := gzip.NewWriter(w)
+		fmt.Fprintf(z, "data: {\"type\":\"RUN_STARTED\",\"threadId\":%q,\"runId\":%q}\n\n", in.ThreadID, in.RunID)
+		fmt.Fprintf(z, "data: {\"type\":\"RUN_FINISHED\",\"threadId\":%q,\"runId\":%q}\n\n", in.ThreadID, in.RunID)
+		z.Flush() // and never Close
+	})
+	for _, header := range []http.Header{nil, {"Accept-Encoding": {"gzip"}}} {
+		ex := Run(t.Context(), Request{URL: url, Input: in, Header: header})
+		if ex.Transport.Events != 2 || len(ex.Failures) != 1 || ex.Failures[0].Text != "the answer's gzip encoding ended short of its trailer after every run ended" {
+			t.Errorf("-H %v: %d events, %+v", header, ex.Transport.Events, ex.Failures)
+		}
+	}
+}

@@ -44,8 +44,7 @@ func (run *reading) fail(rule, format string, args ...any) {
 }
 
 // Decoded is body as sent before its Content-Encoding: a gzip body is
-// unzipped as it is read (Go's client unzips one itself unless the request
-// set Accept-Encoding, as a -H may; the proxy passes it as it came);
+// unzipped as it is read (a run's, and one the proxy passes as it came);
 // another encoding is not read (encoded says so).
 func Decoded(body io.Reader, encoding string) (_ io.Reader, encoded error) {
 	switch enc := strings.ToLower(strings.TrimSpace(encoding)); enc {
