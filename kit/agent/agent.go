@@ -10,6 +10,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -30,8 +31,9 @@ const DefaultTimeout = 60 * time.Second
 type Request struct {
 	URL   string
 	Input agui.Input // what is sent (Input.Request), and what the engine judges the stream against
-	// Header holds headers to send besides Content-Type and Accept (a
-	// token, an API key). Their values are sent and never reported.
+	// Header holds headers to send besides Content-Type, Accept and
+	// Accept-Encoding (a token, an API key), or in their place. Their
+	// values are sent and never reported.
 	Header http.Header
 	// Binary asks for AG-UI's binary transport (Accept:
 	// application/vnd.ag-ui.event+proto) rather than SSE. The stream is
@@ -140,6 +142,9 @@ func (run *reading) exchange(ctx context.Context) {
 		return
 	}
 	defer resp.Body.Close()
+	// A 101's body is the raw connection, which the request's context does
+	// not reach: no read of any body may outlast the run.
+	defer context.AfterFunc(ctx, func() { resp.Body.Close() })()
 	run.ex.Transport.Status, run.ex.Transport.ContentType = resp.StatusCode, resp.Header.Get("Content-Type")
 	run.ex.Transport.Answered = time.Since(run.start)
 	run.lastArrival = run.ex.Transport.Answered // a silence is measured from the answer's headers
@@ -163,7 +168,10 @@ func (run *reading) exchange(ctx context.Context) {
 }
 
 // post sends the input as a client does. Each run has a connection of its
-// own, closed with it, and follows no redirect: AG-UI posts once.
+// own, closed with it, and follows no redirect: AG-UI posts once. It goes
+// through the transport itself, as http.Client would, but for a
+// redirect's Location, which the client refuses before its status is
+// seen when it does not parse.
 func post(ctx context.Context, url string, body []byte, accept string, header http.Header, dial dialer) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
@@ -171,6 +179,11 @@ func post(ctx context.Context, url string, body []byte, accept string, header ht
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", accept)
+	req.Header.Set("Accept-Encoding", "gzip") // as the client asks, but unzipped by Decoded, which tells a cut gzip from a broken connection
+	if u := req.URL.User; u != nil {
+		password, _ := u.Password()
+		req.SetBasicAuth(u.Username(), password)
+	}
 	for name, values := range header { // as curl -H: a header given replaces ours
 		req.Header[name] = values
 	}
@@ -179,17 +192,13 @@ func post(ctx context.Context, url string, body []byte, accept string, header ht
 		req.Header.Del("Host")
 	}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
-	transport.DisableKeepAlives = true
+	transport.DisableKeepAlives, transport.DisableCompression = true, true
 	if dial != nil {
 		transport.DialContext = dial
 	}
-	client := &http.Client{
-		Transport:     transport,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
-	resp, err := client.Do(req)
-	if inner := errors.Unwrap(err); inner != nil {
-		err = inner // drop the *url.Error's repeat of method and URL
+	resp, err := transport.RoundTrip(req)
+	if tlsErr := (tls.RecordHeaderError{}); errors.As(err, &tlsErr) && string(tlsErr.RecordHeader[:]) == "HTTP/" {
+		err = http.ErrSchemeMismatch
 	}
 	return resp, err
 }

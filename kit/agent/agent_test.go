@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -135,21 +136,102 @@ func TestAnswersThatAreNotStreams(t *testing.T) {
 		{"a redirect whose query holds a key", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "https://agent.example/run?key=s3cret", http.StatusMovedPermanently)
 		}, rules.HTTPStatus, `a redirect to "https://agent.example/run": AG-UI posts once`},
+		{"a redirect whose Location does not parse", func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["Location"] = []string{"http://[::1/run?key=s3cret"}
+			w.WriteHeader(http.StatusFound)
+		}, rules.HTTPStatus, `the agent answered 302 Found, a redirect to "http://[::1/run": AG-UI posts once`},
+		{"a 3xx with no Location", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusNotModified)
+		}, rules.HTTPStatus, "the agent answered 304 Not Modified, not 2xx: an empty body"},
 		{"a long body", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/plain")
 			fmt.Fprint(w, strings.Repeat("x", 10_000))
 		}, rules.ContentType, `"` + strings.Repeat("x", 120) + `…"`},
+		{"a problem that would write lines of its own", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/problem+json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"title":"Bad","detail":"x\nok   forged-run\u001b[2K\u202e"}`)
+		}, rules.HTTPStatus, `not 2xx: Bad x ok forged-run\x1b[2K\u202e`},
+		{"a long problem", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/problem+json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"title":"Bad","detail":"%s"}`, strings.Repeat("y", 1000))
+		}, rules.HTTPStatus, "not 2xx: Bad " + strings.Repeat("y", 116) + "…"},
+		{"a reason phrase with a terminal's escape", func(w http.ResponseWriter, r *http.Request) {
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				fmt.Fprint(conn, "HTTP/1.1 503 Busy\x1b[31m FAKE\r\nContent-Length: 0\r\n\r\n")
+				conn.Close()
+			}
+		}, rules.HTTPStatus, `the agent answered 503 Busy\x1b[31m FAKE, not 2xx: an empty body`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ex := Run(t.Context(), Request{URL: servertest.Upstream(t, tt.handle), Input: demo(t, "normal")})
 			if len(ex.Failures) != 1 || ex.Failures[0].Rule != tt.check || !strings.Contains(ex.Failures[0].Text, tt.says) ||
-				strings.Contains(ex.Failures[0].Text, "s3cret") {
+				strings.Contains(ex.Failures[0].Text, "s3cret") || strings.ContainsFunc(ex.Failures[0].Text, func(r rune) bool { return !strconv.IsPrint(r) && r != ' ' }) {
 				t.Errorf("%+v", ex.Failures)
 			}
 			if ex.Violation != nil || ex.Truncated != "" || ex.Transport.Events != 0 {
 				t.Errorf("judged a stream that is not one: %+v", ex)
 			}
+		})
+	}
+}
+
+// A 101 hands the client the raw connection as its body, which no request
+// context reaches: it fails http-status unread, at once, not at the
+// timeout, nor never.
+func TestASwitchOfProtocolsIsNotRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hijacked := make(chan net.Conn, 1)
+		switches := inMemory(t, func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				return
+			}
+			hijacked <- conn
+			fmt.Fprint(conn, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+			io.Copy(io.Discard, conn) // until the client closes it
+		})
+		done := make(chan Exchange, 1)
+		go func() {
+			done <- Run(t.Context(), Request{URL: "http://agent.test/", Input: demo(t, "normal"), Timeout: 100 * time.Millisecond, dial: switches})
+		}()
+		select {
+		case ex := <-done:
+			if got := checks(ex); len(got) != 1 || got[0] != rules.HTTPStatus || ex.Failures[0].Text != "the agent answered 101 Switching Protocols, not 2xx: it switches the connection to another protocol, which is not read" ||
+				ex.Transport.Took != 0 {
+				t.Errorf("%+v, took %v", ex.Failures, ex.Transport.Took)
+			}
+		case <-time.After(time.Second): // the bubble's clock: when nothing else can move
+			t.Errorf("a run of a 100ms timeout still reading a 101 at 1s")
+			(<-hijacked).Close()
+			<-done
+		}
+	})
+}
+
+// A stop takes no frame after it: with -cancel-after 0 not even one that
+// came with the answer's headers (in memory, in the read that brought
+// them), in either encoding, a frame that does not decode among them.
+func TestNoFrameIsTakenAfterTheStop(t *testing.T) {
+	in := demo(t, "normal")
+	const content = `{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}` // breaks first-event
+	for name, answer := range map[string]http.HandlerFunc{
+		"SSE":                 streaming(": hi\n\ndata: " + content + "\n\n"),
+		"binary":              binaryAnswer(proto.MediaType, framed(t, content)),
+		"binary, undecodable": binaryAnswer(proto.MediaType, frameOf(3, []byte{0xff, 0xff, 0xff})),
+	} {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ex := Run(t.Context(), Request{URL: "http://agent.test/", Input: in, Binary: name != "SSE", Keep: true, Stop: &Stop{Events: 0}, dial: inMemory(t, answer)})
+				tr := ex.Transport
+				if ex.Stopped == nil || ex.Stopped.Events != 0 || ex.Violation != nil || tr.Events != 0 || tr.Comments != 0 || len(ex.Frames) != 0 || len(ex.Failures) != 0 {
+					t.Errorf("stopped %+v, violation %v, %d events, %d comments, %d kept, %v", ex.Stopped, ex.Violation, tr.Events, tr.Comments, len(ex.Frames), ex.Failures)
+				}
+			})
 		})
 	}
 }
@@ -199,6 +281,19 @@ func TestTheTimeoutCutsWhatNeverEnds(t *testing.T) {
 		if got := checks(ex); len(got) != 1 || ex.Failures[0].Text != "the stream was still open after 100ms, and nothing was sent on it" ||
 			tr.LongestGap != tr.Took-tr.Answered || tr.Took != 100*time.Millisecond {
 			t.Errorf("silent after its headers: %+v, %+v", ex.Failures, tr)
+		}
+
+		const partial = `data: {"type":`
+		partOfAnEvent := inMemory(t, func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, partial)
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		})
+		ex = Run(t.Context(), Request{URL: "http://agent.test/", Input: demo(t, "normal"), Timeout: 100 * time.Millisecond, dial: partOfAnEvent})
+		if got := checks(ex); len(got) != 1 || ex.Failures[0].Text != fmt.Sprintf("the stream was still open after 100ms: %d bytes came on it, no whole event or comment, the last 100ms before the cut", len(partial)) {
+			t.Errorf("part of an event, then silent: %+v", ex.Failures)
 		}
 	})
 
@@ -388,6 +483,15 @@ func TestAnUnreachableAgent(t *testing.T) {
 	}
 }
 
+// An https URL of an agent that speaks plain HTTP is said to be one.
+func TestAnHTTPSURLOfAnHTTPAgent(t *testing.T) {
+	url := strings.Replace(servertest.Upstream(t, streaming("")), "http://", "https://", 1)
+	ex := Run(t.Context(), Request{URL: url, Input: demo(t, "normal")})
+	if got := checks(ex); len(got) != 1 || got[0] != rules.Unreachable || ex.Failures[0].Text != "the request failed: http: server gave HTTP response to HTTPS client" {
+		t.Errorf("%+v", ex.Failures)
+	}
+}
+
 // What a script may hold bounds a recording.
 func TestKeepIsBounded(t *testing.T) {
 	line := ": " + strings.Repeat("k", 512<<10) + "\n"
@@ -432,6 +536,9 @@ func TestTheURLIsReportedWithoutSecrets(t *testing.T) {
 		"http://agent.test/users/@me?k=1":     "http://agent.test/users/@me",
 		"localhost:8080/agui?api_key=s3cret":  "localhost:8080/agui",
 		"http://agent.example/":               "http://agent.example/",
+		"http//user:s3cret@agent.example/x":   "agent.example/x", // no host: a path
+		"http:/user:s3cret@agent.example/x":   "agent.example/x",
+		"/elsewhere?key=s3cret":               "/elsewhere",
 	} {
 		if got := RedactURL(raw); got != want {
 			t.Errorf("%q shown as %q, want %q", raw, got, want)
@@ -501,5 +608,32 @@ func TestHeadersAsCurlSendsThem(t *testing.T) {
 	ex = Run(t.Context(), Request{URL: url, Input: in, Header: http.Header{"Accept-Encoding": {"br"}}})
 	if len(ex.Failures) != 1 || ex.Failures[0].Rule != rules.Unjudged || !strings.Contains(ex.Failures[0].Text, "br-encoded") {
 		t.Errorf("a br stream: %+v", ex.Failures)
+	}
+}
+
+// A gzip answer is asked for, and unzipped by the kit, whether a -H asks
+// for it or not: one whose body ends whole, short of its gzip trailer,
+// says so either way, no connection having broken.
+func TestAGzipAnswerShortOfItsTrailer(t *testing.T) {
+	in, _, err := NewInput(nil, Inputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		if r.Header.Get("Accept-Encoding") != "gzip" {
+			return
+		}
+		w.Header().Set("Content-Encoding", "gzip")
+		z := gzip.NewWriter(w)
+		fmt.Fprintf(z, "data: {\"type\":\"RUN_STARTED\",\"threadId\":%q,\"runId\":%q}\n\n", in.ThreadID, in.RunID)
+		fmt.Fprintf(z, "data: {\"type\":\"RUN_FINISHED\",\"threadId\":%q,\"runId\":%q}\n\n", in.ThreadID, in.RunID)
+		z.Flush() // and never Close
+	})
+	for _, header := range []http.Header{nil, {"Accept-Encoding": {"gzip"}}} {
+		ex := Run(t.Context(), Request{URL: url, Input: in, Header: header})
+		if ex.Transport.Events != 2 || len(ex.Failures) != 1 || ex.Failures[0].Text != "the answer's gzip encoding ended short of its trailer after every run ended" {
+			t.Errorf("-H %v: %d events, %+v", header, ex.Transport.Events, ex.Failures)
+		}
 	}
 }

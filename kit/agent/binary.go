@@ -32,11 +32,21 @@ import (
 // Frames carry no SSE comments, and no lines: a frame's place is its
 // number and its first byte.
 func WatchBinary(body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watched {
+	return watchBinaryUntil(nil, body, consumer, frame)
+}
+
+// watchBinaryUntil is WatchBinary taking no frame once done is closed
+// (watchUntil).
+func watchBinaryUntil(done <-chan struct{}, body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watched {
 	var w Watched
 	events := proto.NewReader(body, proto.MaxFrameBytes)
 	halted := false
 	for !halted {
 		data, err := events.Next()
+		if (err == nil || errors.Is(err, proto.ErrUnknownEvent) || errors.Is(err, proto.ErrMalformed)) && closed(done) {
+			halted = true // a frame, come after the run's end
+			break
+		}
 		var placed *proto.ReadError
 		errors.As(err, &placed)
 		switch {

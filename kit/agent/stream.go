@@ -27,14 +27,16 @@ type reading struct {
 	timeout     time.Duration
 	lastFrame   time.Duration // when the last frame arrived (0: none yet)
 	lastArrival time.Duration // when the last bytes, or the answer's headers, arrived
+	received    int           // the body's bytes, as sent (before unzipping)
+	lastBytes   time.Duration // when the last of them arrived
 	kept        int           // bytes of the frames kept
 	activeRun   string        // the run active as the engine last judged (at the end, or at a broken rule); "" if none
 	events      int           // the events read so far
 	types       []string      // their types, the first MaxStoppedTypes
 	// stop ends the run from inside a read (a comment arrives within
-	// sse.Reader.Next): the body's next read fails with the cause.
+	// sse.Reader.Next): the body's next read fails with the cause, and
+	// no frame is taken after it.
 	stop context.CancelCauseFunc
-	ctx  context.Context // the run's: once it ends, no frame is taken
 }
 
 func (run *reading) fail(rule, format string, args ...any) {
@@ -42,8 +44,7 @@ func (run *reading) fail(rule, format string, args ...any) {
 }
 
 // Decoded is body as sent before its Content-Encoding: a gzip body is
-// unzipped as it is read (Go's client unzips one itself unless the request
-// set Accept-Encoding, as a -H may; the proxy passes it as it came);
+// unzipped as it is read (a run's, and one the proxy passes as it came);
 // another encoding is not read (encoded says so).
 func Decoded(body io.Reader, encoding string) (_ io.Reader, encoded error) {
 	switch enc := strings.ToLower(strings.TrimSpace(encoding)); enc {
@@ -116,10 +117,9 @@ func NotGzip(err error) bool {
 // arrives (Watch). It goes on after a violation: the transport is still
 // checked, and a recording keeps all that was sent.
 func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Consumer) {
-	run.ctx = ctx
-	watch := Watch
+	watch := watchUntil
 	if run.ex.Transport.Binary() {
-		watch = WatchBinary
+		watch = watchBinaryUntil
 	}
 	peek := bufio.NewReader(body)
 	if head, _ := peek.Peek(5); !run.ex.Transport.Binary() && proto.IsBinary(head) {
@@ -127,7 +127,7 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 		run.fail(rules.ContentType, "the body is AG-UI's binary transport (%s), sent as %q: a client reads it as SSE and finds no event", proto.MediaType, run.ex.Transport.ContentType)
 		return
 	}
-	w := watch(peek, consumer, run.frame)
+	w := watch(ctx.Done(), peek, consumer, run.frame)
 	end := time.Since(run.start)
 	run.arrived(end) // the silence before the end counts too
 	run.ex.Transport.Took = end
@@ -166,9 +166,6 @@ func (run *reading) read(ctx context.Context, body io.Reader, consumer *agui.Con
 // frame notes one frame's arrival, and keeps it if asked; an event the
 // run is to stop at stops it.
 func (run *reading) frame(f script.Frame, _ agui.Judgement) bool {
-	if run.ctx.Err() != nil {
-		return false // stopped, or out of time, while the reader still held frames
-	}
 	now := time.Since(run.start)
 	f.After, run.lastFrame = now-run.lastFrame, now
 	if f.Event != nil {
@@ -209,7 +206,8 @@ type arrivals struct {
 func (a arrivals) Read(p []byte) (int, error) {
 	n, err := a.body.Read(p)
 	if n > 0 {
-		a.run.arrived(time.Since(a.run.start))
+		a.run.received, a.run.lastBytes = a.run.received+n, time.Since(a.run.start)
+		a.run.arrived(a.run.lastBytes)
 	}
 	return n, err
 }
@@ -229,8 +227,12 @@ func (run *reading) ended(ctx context.Context, err error) {
 		run.ex.Truncated = ""
 	case errors.Is(cause, errTimeout) && run.ex.Transport.Status == 0:
 		run.fail(rules.Timeout, "no answer within %s: the agent sent no response headers", run.timeout)
-	case errors.Is(cause, errTimeout) && run.lastFrame == 0:
+	case errors.Is(cause, errTimeout) && run.received == 0:
 		run.fail(rules.Timeout, "the stream was still open after %s, and nothing was sent on it", run.timeout)
+		run.ex.Truncated = ""
+	case errors.Is(cause, errTimeout) && run.ex.Transport.Events+run.ex.Transport.Comments == 0:
+		run.fail(rules.Timeout, "the stream was still open after %s: %d bytes came on it, no whole event or comment, the last %s before the cut",
+			run.timeout, run.received, round(time.Since(run.start)-run.lastBytes))
 		run.ex.Truncated = ""
 	case errors.Is(cause, errTimeout):
 		run.fail(rules.Timeout, "the stream was still open after %s: %d events and %d comments so far, the last %s before the cut",

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -75,15 +76,24 @@ func round(d time.Duration) time.Duration {
 func checkAnswer(resp *http.Response, body io.Reader) *rules.Failure {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
-	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+	case resp.StatusCode >= 300 && resp.StatusCode < 400 && resp.Header.Get("Location") != "":
 		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, a redirect to %q: AG-UI posts once, so point the URL at the endpoint itself",
-			resp.Status, RedactURL(resp.Header.Get("Location")))}
-	case resp.StatusCode < 200 || resp.StatusCode >= 300:
-		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, not 2xx: %s", resp.Status, Excerpt(body, mt))}
+			statusOf(resp), RedactURL(resp.Header.Get("Location")))}
+	case resp.StatusCode < 200: // 101, the one 1xx the client returns
+		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, not 2xx: it switches the connection to another protocol, which is not read", statusOf(resp))}
+	case resp.StatusCode >= 300:
+		return &rules.Failure{Rule: rules.HTTPStatus, Text: fmt.Sprintf("the agent answered %s, not 2xx: %s", statusOf(resp), Excerpt(body, mt))}
 	case mt != "text/event-stream" && mt != proto.MediaType:
 		return &rules.Failure{Rule: rules.ContentType, Text: fmt.Sprintf("the answer is %q, not text/event-stream or %s: %s", resp.Header.Get("Content-Type"), proto.MediaType, Excerpt(body, mt))}
 	}
 	return nil
+}
+
+// statusOf is an answer's status as a report shows it: its code, and its
+// reason phrase, the agent's text, as oneLine gives it.
+func statusOf(resp *http.Response) string {
+	code := strconv.Itoa(resp.StatusCode)
+	return strings.TrimSpace(code + " " + oneLine(strings.TrimPrefix(resp.Status, code)))
 }
 
 // InexactBinaryType is the failure of a binary answer whose Content-Type
@@ -101,9 +111,9 @@ func InexactBinaryType(contentType string) *rules.Failure {
 }
 
 // Excerpt is what a body that is not a stream says: a problem's title and
-// detail, or else its first 120 characters, white space collapsed; or
-// why it could not be read, when nothing of it could. It reads 4 KiB at
-// most.
+// detail as oneLine gives them, or else its first 120 characters, white
+// space collapsed, quoted; or why it could not be read, when nothing of
+// it could. It reads 4 KiB at most.
 func Excerpt(body io.Reader, mediaType string) string {
 	head, err := io.ReadAll(io.LimitReader(body, 4<<10))
 	switch {
@@ -116,17 +126,39 @@ func Excerpt(body io.Reader, mediaType string) string {
 	if strings.HasSuffix(mediaType, "json") {
 		var p struct{ Title, Detail string }
 		if json.Unmarshal(head, &p) == nil && (p.Detail != "" || p.Title != "") {
-			return strings.TrimSpace(p.Title + " " + p.Detail)
+			return oneLine(p.Title + " " + p.Detail)
 		}
 	}
-	text := strings.Join(strings.Fields(string(head)), " ")
+	text := short(string(head))
 	if text == "" {
 		return "an empty body"
 	}
+	return fmt.Sprintf("%q", text)
+}
+
+// short is text with its white space collapsed, and its first 120
+// characters.
+func short(text string) string {
+	text = strings.Join(strings.Fields(text), " ")
 	if utf8.RuneCountInString(text) > 120 {
 		text = string([]rune(text)[:120]) + "…"
 	}
-	return fmt.Sprintf("%q", text)
+	return text
+}
+
+// oneLine is an agent's text as a line of a report may hold it, short,
+// what does not print (a terminal's escape, a direction override)
+// escaped as Go quotes it: it cannot write a line, or move the cursor.
+func oneLine(text string) string {
+	var b strings.Builder
+	for _, r := range short(text) {
+		if strconv.IsPrint(r) {
+			b.WriteRune(r)
+		} else {
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+		}
+	}
+	return b.String()
 }
 
 // RedactURL is a URL as reports show it: without its user info, query and
@@ -136,7 +168,7 @@ func Excerpt(body io.Reader, mediaType string) string {
 // before it (a password may hold "/", "?" or "#"), then is cut at its first
 // "?" or "#", and what would be its host loses all up to an "@" left.
 func RedactURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil && u.Opaque == "" {
+	if u, err := url.Parse(raw); err == nil && u.Opaque == "" && u.Host != "" {
 		u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
 		return u.String()
 	}

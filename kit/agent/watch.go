@@ -54,11 +54,24 @@ type FrameFunc func(script.Frame, agui.Judgement) bool
 // what the reader forgives. The reading goes on after a violation: the
 // transport is still checked.
 func Watch(body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watched {
+	return watchUntil(nil, body, consumer, frame)
+}
+
+// watchUntil is Watch taking no frame once done is closed, or frame has
+// said to halt: one read may bring frames past either, which are not
+// counted, judged nor told of.
+func watchUntil(done <-chan struct{}, body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watched {
 	var w Watched
 	halted := false
+	take := func() bool {
+		halted = halted || closed(done)
+		return !halted
+	}
 	watch := &framing{comment: func(text string, line int) {
-		w.Comments++
-		halted = halted || !frame(script.Frame{Comment: text, Line: line}, agui.Judgement{})
+		if take() {
+			w.Comments++
+			halted = !frame(script.Frame{Comment: text, Line: line}, agui.Judgement{})
+		}
 	}}
 	events := sse.NewReader(body, agui.MaxEventBytes)
 	events.OnLine = func(line []byte) { watch.line(line, events.Unended()) }
@@ -66,6 +79,9 @@ func Watch(body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watched {
 		data, err := events.Next()
 		if err != nil {
 			w.Err = err
+			break
+		}
+		if !take() {
 			break
 		}
 		w.Events++
@@ -77,6 +93,16 @@ func Watch(body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watched {
 	w.Cut, w.Notes = watch.cut(), watch.notes()
 	w.judged(consumer)
 	return w
+}
+
+// closed says whether done is closed; a nil done never is.
+func closed(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
 }
 
 // judge has the engine, if any, judge an event, keeping the first rule the

@@ -155,7 +155,7 @@ func TestCheckFlags(t *testing.T) {
 		{[]string{"-url", "localhost:8080"}, "is not an http:// or https:// URL"},
 		{[]string{"-url", "http://x", "-input", "a.json", "-input", "b.json", "-name", "x"}, "-name names one run"},
 		{[]string{"-url", "http://x", "-H", "Authorization Bearer s3cret"}, "-H (the first): a header is Name: value, the name a token (its value is not shown)"},
-		{[]string{"-url", "http://x", "-H", "X-A: 1", "-H", "X-Key: a\rb"}, "-H X-Key: a header's value is one line (it is not shown)"},
+		{[]string{"-url", "http://x", "-H", "X-A: 1", "-H", "X-Key: a\rb"}, "-H X-Key: a header's value holds no control character (it is not shown)"},
 		{[]string{"-url", "http://x", "-cancel-after", "-1"}, `invalid value "-1" for flag -cancel-after: a number of events is 0 or more`},
 		{[]string{"-url", "http://x", "-cancel-after", "soon"}, `a number of events (3) or a duration (500ms)`},
 		{[]string{"-cancel-after", "3", "file.json"}, "-cancel-after goes with -url"},

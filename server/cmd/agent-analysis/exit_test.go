@@ -34,6 +34,10 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"check", "-url", "localhost:8080/agui?api_key=SECRET"}, 2, `agent-analysis check: -url: "localhost:8080/agui" is not an http:// or https:// URL (see agent-analysis check -h)` + "\n"},
 		{[]string{"proxy", "-upstream", "ftp://user:SECRET@host/agui?key=SECRET"}, 2, `agent-analysis proxy: -upstream: the upstream "ftp://host/agui" is not an http:// or https:// URL (see agent-analysis proxy -h)` + "\n"},
 		{[]string{"check", "-url", "http://x", "-input", filepath.Join(dir, "missing.json")}, 2, "no such file or directory"},
+		// A header net/http would not send as given is refused, its value unshown.
+		{[]string{"check", "-url", "http://x", "-H", "Authorization: Bearer s3\x01cret"}, 2, "agent-analysis check: -H Authorization: a header's value holds no control character (it is not shown) (see agent-analysis check -h)\n"},
+		{[]string{"check", "-url", "http://x", "-H", "X-Key: s3\x7fcret"}, 2, "agent-analysis check: -H X-Key: a header's value holds no control character (it is not shown)"},
+		{[]string{"check", "-url", "http://x", "-H", "Host: agent s3cret"}, 2, "agent-analysis check: -H Host: a host, with a port or not (it is not shown)"},
 		{[]string{"check", "-url", "http://x", "-answer", "approved"}, 2, `agent-analysis check: invalid value "approved" for flag -answer: it is approve, reject, cancel, or a JSON file of resume entries, and no such file exists (see agent-analysis check -h)` + "\n"},
 		{[]string{"check", "-answer", "approve", valid}, 2, "agent-analysis check: -answer goes with -url (see agent-analysis check -h)\n"},
 		{[]string{"check", "-junit", filepath.Join(dir, "no", "r.xml"), valid}, 2, "agent-analysis check: invalid value \"" + filepath.Join(dir, "no", "r.xml") + "\" for flag -junit: the folder " + filepath.Join(dir, "no") + " does not exist (see agent-analysis check -h)\n"},
@@ -54,6 +58,9 @@ func TestExitStatus(t *testing.T) {
 		code := exitCode(err, &stderr)
 		if code != tt.code || !strings.Contains(stderr.String(), tt.stderr) || (tt.stderr == "" && stderr.Len() > 0) {
 			t.Errorf("%v: exit %d, want %d; stderr:\n%s", tt.args, code, tt.code, stderr.String())
+		}
+		if strings.Contains(stderr.String(), "s3cret") {
+			t.Errorf("%v: a header's value is shown:\n%s", tt.args, stderr.String())
 		}
 		if tt.stderr != "" && strings.Count(stderr.String(), tt.stderr) != 1 {
 			t.Errorf("%v: the error is printed %d times:\n%s", tt.args, strings.Count(stderr.String(), tt.stderr), stderr.String())

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/net/http/httpguts"
+
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
 	"github.com/agent-analysis/agent-analysis/kit/script"
@@ -78,21 +80,32 @@ func (l *liveFlags) register(fs *flag.FlagSet, inputUsage string) {
 	fs.DurationVar(&l.timeout, "timeout", agent.DefaultTimeout, "bounds each run, from the request to the stream's end: an agent that never answers,\nor never ends its stream, fails there")
 }
 
-// readHeaders reads -H; an error never shows a header's value.
+// readHeaders reads -H, refusing what net/http would not send as given
+// (it drops a Host that is no host, and fails the run on a value with a
+// control character); an error never shows a header's value.
 func (l *liveFlags) readHeaders() error {
 	l.header = http.Header{}
 	for n, h := range l.headers {
 		name, value, ok := strings.Cut(h, ":")
 		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
 		switch {
-		case !ok || !validHeaderName(name):
+		case !ok || !httpguts.ValidHeaderFieldName(name):
 			return fmt.Errorf("-H (the %s): a header is Name: value, the name a token (its value is not shown)", ordinal(n+1))
-		case strings.ContainsAny(value, "\r\n\x00"):
-			return fmt.Errorf("-H %s: a header's value is one line (it is not shown)", name)
+		case !httpguts.ValidHeaderFieldValue(value):
+			return fmt.Errorf("-H %s: a header's value holds no control character (it is not shown)", name)
+		case strings.EqualFold(name, "Host") && !validHost(value):
+			return fmt.Errorf("-H %s: a host, with a port or not (it is not shown)", name)
 		}
 		l.header.Add(name, value)
 	}
 	return nil
+}
+
+// validHost is a Host header's value as the client sends it: an
+// internationalized name in punycode.
+func validHost(host string) bool {
+	ascii, err := httpguts.PunycodeHostPort(host)
+	return err == nil && httpguts.ValidHostHeader(ascii)
 }
 
 func ordinal(n int) string {
@@ -105,19 +118,6 @@ func ordinal(n int) string {
 		return "third"
 	}
 	return fmt.Sprintf("%dth", n)
-}
-
-// validHeaderName: a header's name is an HTTP token.
-func validHeaderName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, c := range name {
-		if c > 0x7e || c <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, c) {
-			return false
-		}
-	}
-	return true
 }
 
 // liveOnly are the flags that mean something with -url alone.
