@@ -74,14 +74,22 @@ func preflight(r *http.Request) bool {
 	return r.Method == http.MethodOptions && r.Header.Get("Origin") != "" && r.Header.Get("Access-Control-Request-Method") != ""
 }
 
-// withProgressDeadline gives every write of a response a fresh deadline:
-// a client that accepts nothing for d is dropped, one that reads slowly
-// but keeps reading is not. (Streams set their own per-event deadline;
-// the server has no WriteTimeout, which would cut them.)
+// withProgressDeadline gives a response a deadline, and every write of
+// it a fresh one: a client that accepts nothing for d is dropped, one
+// that reads slowly but keeps reading is not. The first covers an answer
+// net/http writes once the handler returns (headers alone, a small
+// body): a client that pipelines requests and reads none of the answers
+// fills its window, and would hold its connection for ever. (Streams
+// set their own per-event deadline; the server has no WriteTimeout,
+// which would cut them.)
 func withProgressDeadline(d time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			next.ServeHTTP(&progressWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: d}, r)
+			p := &progressWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: d}
+			if p.extend() != nil {
+				return
+			}
+			next.ServeHTTP(p, r)
 		})
 	}
 }
@@ -93,10 +101,18 @@ type progressWriter struct {
 }
 
 func (p *progressWriter) Write(b []byte) (int, error) {
-	if err := p.rc.SetWriteDeadline(time.Now().Add(p.d)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+	if err := p.extend(); err != nil {
 		return 0, err
 	}
 	return p.ResponseWriter.Write(b)
+}
+
+// extend moves the response's deadline to d from now.
+func (p *progressWriter) extend() error {
+	if err := p.rc.SetWriteDeadline(time.Now().Add(p.d)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return err
+	}
+	return nil
 }
 
 func (p *progressWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }

@@ -16,9 +16,9 @@ func routes(cfg Config) http.Handler {
 
 	mux := http.NewServeMux()
 	mux.Handle("POST /api/agent-analysis", run)
-	mux.Handle("/api/agent-analysis", api(methodNotAllowed(http.MethodPost)))
-	mux.Handle("GET /healthz", handleHealthz())
-	mux.Handle("GET /{$}", http.RedirectHandler("/agent-analysis", http.StatusFound))
+	mux.Handle("/api/agent-analysis", progress(api(methodNotAllowed(http.MethodPost))))
+	mux.Handle("GET /healthz", progress(handleHealthz()))
+	mux.Handle("GET /{$}", progress(http.RedirectHandler("/agent-analysis", http.StatusFound)))
 	mux.Handle("GET /web/app.wasm", progress(wasm))
 	mux.Handle("GET "+wasm.url(), progress(wasm))
 	mux.Handle("GET /web/", progress(compressed(handleStatic(cfg.WebDir))))

@@ -27,11 +27,19 @@ func handleRun(cfg Config, streams slots) http.Handler {
 		rc := http.NewResponseController(w)
 		req, p := decodeRunInput(w, rc, r, rs.cfg.BodyTimeout, rs.cfg.Scripts)
 		if p != nil {
-			writeProblem(w, p)
+			rs.refuse(w, rc, p)
 			return
 		}
 		rs.serve(w, r, rc, req)
 	})
+}
+
+// refuse answers a problem, within WriteTimeout as a stream's event is
+// written: net/http writes it once the handler returns, and a client that
+// accepts nothing would hold the connection for ever.
+func (rs *runs) refuse(w http.ResponseWriter, rc *http.ResponseController, p *Problem) {
+	_ = rc.SetWriteDeadline(time.Now().Add(rs.cfg.WriteTimeout))
+	writeProblem(w, p)
 }
 
 // withVaryAccept says on every answer of the API, problems and CORS's
@@ -67,7 +75,7 @@ func (rs *runs) serve(w http.ResponseWriter, r *http.Request, rc *http.ResponseC
 	accept := acceptOf(r.Header)
 	wire, ok := negotiate(accept).pick(cannotCarry == nil)
 	if !ok {
-		writeProblem(w, notAcceptable(accept, req.Scenario, cannotCarry))
+		rs.refuse(w, rc, notAcceptable(accept, req.Scenario, cannotCarry))
 		return
 	}
 	addLogAttrs(w, slog.String("scenario", req.Scenario),
@@ -81,7 +89,7 @@ func (rs *runs) serve(w http.ResponseWriter, r *http.Request, rc *http.ResponseC
 	if !rs.streams.take() {
 		addLogAttrs(w, slog.String("end", "over-capacity"))
 		w.Header().Set("Retry-After", "5")
-		writeProblem(w, problem(http.StatusServiceUnavailable, "too-many-streams", "Too many streams",
+		rs.refuse(w, rc, problem(http.StatusServiceUnavailable, "too-many-streams", "Too many streams",
 			fmt.Sprintf("This server plays at most %d streams at once; retry shortly.", cap(rs.streams))))
 		return
 	}
@@ -103,6 +111,7 @@ func (rs *runs) serve(w http.ResponseWriter, r *http.Request, rc *http.ResponseC
 	// the first event is due now, it carries the headers out; else they
 	// go alone. A failed flush shows again on the first event.
 	if s.frames[0].after > 0 && !rs.cfg.NoDelay {
+		_ = rc.SetWriteDeadline(time.Now().Add(rs.cfg.WriteTimeout)) // as every event's write has
 		_ = rc.Flush()
 	}
 	d := s.play(r.Context())
