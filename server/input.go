@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
 	"github.com/agent-analysis/agent-analysis/kit/script"
 	"github.com/agent-analysis/agent-analysis/server/library"
 )
@@ -110,17 +110,14 @@ func decodeRunInput(w http.ResponseWriter, rc *http.ResponseController, r *http.
 	return req, nil
 }
 
-// refusedInput is the problem with a body the engine refused. What the
-// engine reads is valid JSON (it is the stricter reader), so the body is
-// only checked for being JSON here.
+// refusedInput is the problem with a body the engine refused: malformed
+// JSON if the engine's reader of JSON refuses it (text not UTF-8, a lone
+// surrogate, a name twice, nesting past jsonpatch.MaxDepth, as well as
+// what no reader takes), else an invalid input.
 func refusedInput(body []byte, err error) *Problem {
-	if !json.Valid(body) {
-		var v any
-		err := json.Unmarshal(body, &v)
-		if err == nil {
-			err = errors.New("not valid JSON")
-		}
-		return problem(http.StatusBadRequest, "malformed-json", "Malformed RunAgentInput", err.Error())
+	if _, err := jsonpatch.Decode(body); err != nil {
+		return problem(http.StatusBadRequest, "malformed-json", "Malformed RunAgentInput",
+			"the run input is "+strings.Replace(err.Error(), "jsontext: ", "", 1))
 	}
 	var ie *agui.InputError // ReadInput's only kind of error
 	if errors.As(err, &ie) {

@@ -30,8 +30,8 @@ func TestBadRequestsGetProblemsAndNoStream(t *testing.T) {
 		{"no content type", http.MethodPost, "", runBody("t", "r", "normal"), 415, "application/json", ""},
 		{"text body", http.MethodPost, "text/plain", runBody("t", "r", "normal"), 415, "application/json", ""},
 		{"too large", http.MethodPost, "application/json", `{"threadId":"` + strings.Repeat("x", 8<<20) + `"}`, 413, "8 MiB", ""},
-		{"malformed JSON", http.MethodPost, "application/json", `{"threadId":`, 400, "unexpected end", ""},
-		{"trailing data", http.MethodPost, "application/json", runBody("t", "r", "normal") + "{}", 400, "invalid character", ""},
+		{"malformed JSON", http.MethodPost, "application/json", `{"threadId":`, 400, "malformed JSON: unexpected EOF", ""},
+		{"trailing data", http.MethodPost, "application/json", runBody("t", "r", "normal") + "{}", 400, "malformed JSON: data after the value", ""},
 		{"a name twice", http.MethodPost, "application/json", `{"threadId":"t","threadId":"u","runId":"r","messages":[]}`, 400, "duplicate", ""},
 		{"not an object", http.MethodPost, "application/json", `[1,2]`, 400, "must be a JSON object", ""},
 		{"empty object", http.MethodPost, "application/json", `{}`, 400, "threadId: is required", "threadId"},
@@ -237,5 +237,31 @@ func TestHealthzAndPageHeaders(t *testing.T) {
 	}
 	if rec.Header().Get("X-Content-Type-Options") != "nosniff" || rec.Header().Get("Referrer-Policy") == "" {
 		t.Errorf("page headers %v", rec.Header())
+	}
+}
+
+// JSON the engine will not read is malformed JSON, whatever a laxer
+// reader makes of it: text that is not UTF-8, a lone surrogate, a name
+// given twice, nesting past the engine's depth; JSON of the wrong shape
+// is an invalid input.
+func TestMalformedJSONIsOneKindOfProblem(t *testing.T) {
+	h := server.New(server.Config{NoDelay: true})
+	for _, c := range []struct{ name, body, kind string }{
+		{"cut short", `{"threadId":`, "malformed-json"},
+		{"not UTF-8", "{\"threadId\":\"t\xff\",\"runId\":\"r\",\"messages\":[]}", "malformed-json"},
+		{"a lone surrogate", `{"threadId":"t\ud800","runId":"r","messages":[]}`, "malformed-json"},
+		{"a name twice", `{"threadId":"t","threadId":"u","runId":"r","messages":[]}`, "malformed-json"},
+		{"nested past the engine's depth", `{"threadId":"t","runId":"r","messages":[],"state":{"a":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}}`, "malformed-json"},
+		{"nested past any reader's", `{"threadId":"t","runId":"r","messages":[],"state":{"a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}}`, "malformed-json"},
+		{"not an object", `[1,2]`, "invalid-input"},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/api/agent-analysis", strings.NewReader(c.body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		var p server.Problem
+		if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil || !strings.HasSuffix(p.Type, ":"+c.kind) {
+			t.Errorf("%s: %d %s, want %s", c.name, rec.Code, rec.Body, c.kind)
+		}
 	}
 }
