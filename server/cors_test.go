@@ -84,6 +84,16 @@ func TestCORS(t *testing.T) {
 	if rec := serve(same, apiRequest(http.MethodPost, allowed, "application/json", body)); rec.Header().Get("Access-Control-Allow-Origin") != "" {
 		t.Errorf("default stream carries CORS headers: %v", rec.Header())
 	}
+	// A page of no origin of its own (a file, a sandboxed frame) sends
+	// null, which -cors-origins does not take as an origin: only * lets
+	// it in, and the refusal says so, not to name null.
+	if rec := serve(same, preflight("null")); rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "-cors-origins *") ||
+		strings.Contains(rec.Body.String(), "-cors-origins null") {
+		t.Errorf("a preflight of origin null: %d %s", rec.Code, rec.Body)
+	}
+	if rec := serve(any, preflight("null")); rec.Header().Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("* did not allow origin null: %v", rec.Header())
+	}
 }
 
 func TestWithoutWasmThePagesSayHowToBuildIt(t *testing.T) {

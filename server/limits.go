@@ -36,8 +36,11 @@ func (s slots) give() { <-s }
 func withCORS(origins []string) func(http.Handler) http.Handler {
 	refuse := func(w http.ResponseWriter, r *http.Request) {
 		origin := r.Header.Get("Origin")
-		writeProblem(w, problem(http.StatusForbidden, "origin-not-allowed", "Origin not allowed",
-			fmt.Sprintf("This server lets no page of %q call the API: start it with -cors-origins %s (comma-separated origins, or *).", origin, origin)))
+		detail := fmt.Sprintf("This server lets no page of %q call the API: start it with -cors-origins %s (comma-separated origins, or *).", origin, origin)
+		if origin == "null" { // a file's page, a sandboxed frame: no origin to name
+			detail = "This server lets no page of origin null (a file's, or a sandboxed frame's) call the API: only -cors-origins * lets it in."
+		}
+		writeProblem(w, problem(http.StatusForbidden, "origin-not-allowed", "Origin not allowed", detail))
 	}
 	if len(origins) == 0 {
 		return func(next http.Handler) http.Handler {

@@ -261,4 +261,10 @@ func TestFlags(t *testing.T) {
 	if err != nil || strings.Join(got, " ") != "http://localhost:5173 https://a.test:8443 *" {
 		t.Errorf("parseOrigins = %v, %v", got, err)
 	}
+	// A browser leaves a scheme's default port out of Origin: so does the
+	// list, or the origin written with it would never match.
+	got, err = parseOrigins("http://localhost:80,https://a.test:443,http://[::1]:80,http://b.test:")
+	if err != nil || strings.Join(got, " ") != "http://localhost https://a.test http://[::1] http://b.test" {
+		t.Errorf("parseOrigins = %v, %v", got, err)
+	}
 }

@@ -148,7 +148,11 @@ func parseOrigins(list string) ([]string, error) {
 				u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
 				return nil, fmt.Errorf("-cors-origins: %q is not an origin such as http://localhost:5173, or *", o)
 			}
-			o = u.Scheme + "://" + u.Host
+			host := strings.TrimSuffix(u.Host, ":")
+			if p := u.Port(); p == "80" && u.Scheme == "http" || p == "443" && u.Scheme == "https" {
+				host = strings.TrimSuffix(host, ":"+p) // a browser's Origin leaves the default port out
+			}
+			o = u.Scheme + "://" + host
 		}
 		origins = append(origins, o)
 	}
