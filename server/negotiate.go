@@ -1,6 +1,7 @@
 package server
 
 import (
+	"iter"
 	"net/http"
 	"strconv"
 	"strings"
@@ -53,7 +54,7 @@ func negotiate(accept string) acceptance {
 	}
 	a := acceptance{sseSpec: -1, binSpec: -1}
 	i := -1
-	for r := range strings.SplitSeq(accept, ",") {
+	for r := range fields(accept, ',') {
 		i++
 		typ, q, ok := mediaRange(r)
 		if !ok {
@@ -88,13 +89,16 @@ func (a acceptance) pick(binaryOK bool) (wire, bool) {
 // and its q (1 when not given); ok is false for one that is not a
 // media range, or whose q is not a qvalue (qValue).
 func mediaRange(r string) (typ string, q float64, ok bool) {
-	typ, params, _ := strings.Cut(r, ";")
+	typ, params := r, ""
+	if i := strings.IndexByte(r, ';'); i >= 0 {
+		typ, params = r[:i], r[i+1:]
+	}
 	typ = strings.ToLower(strings.TrimSpace(typ))
 	if main, sub, found := strings.Cut(typ, "/"); !found || main == "" || sub == "" || strings.ContainsAny(typ, " \t") {
 		return "", 0, false
 	}
 	q = 1
-	for p := range strings.SplitSeq(params, ";") {
+	for p := range fields(params, ';') {
 		name, value, _ := strings.Cut(p, "=")
 		if strings.ToLower(strings.TrimSpace(name)) != "q" {
 			continue
@@ -105,6 +109,28 @@ func mediaRange(r string) (typ string, q float64, ok bool) {
 		break
 	}
 	return typ, q, true
+}
+
+// fields are s's parts between seps, a sep inside a quoted string (a
+// parameter's value, with its backslash escapes) ending none.
+func fields(s string, sep byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start, quoted := 0, false
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case quoted && c == '\\':
+				i++ // the escaped byte
+			case c == '"':
+				quoted = !quoted
+			case c == sep && !quoted:
+				if !yield(s[start:i]) {
+					return
+				}
+				start = i + 1
+			}
+		}
+		yield(s[start:])
+	}
 }
 
 // qValue reads a weight as RFC 9110 (12.4.2) writes one: "0" or "1", to

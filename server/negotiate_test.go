@@ -45,6 +45,11 @@ func TestNegotiate(t *testing.T) {
 		{"application/vnd.ag-ui.event+proto;q=2", true, sse, false},
 		{"application/vnd.ag-ui.event+proto;q=0.5, text/event-stream;q=0.25", true, binary, true},
 		{"application/vnd.ag-ui.event+proto;q=1.000, text/event-stream;q=0.", true, binary, true},
+		// A quoted parameter may hold a comma or a semicolon (RFC 9110,
+		// 5.6.6): it ends no range and no parameter.
+		{`text/event-stream;foo="a,b";q=0`, true, sse, false},
+		{`text/event-stream;foo="a;q=1";q=0`, true, sse, false},
+		{`text/event-stream;foo="a\",b";q=0, application/vnd.ag-ui.event+proto`, true, binary, true},
 	} {
 		got, ok := negotiate(tt.accept).pick(tt.binaryOK)
 		if got != tt.want || ok != tt.ok {
