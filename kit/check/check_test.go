@@ -178,6 +178,21 @@ func TestPrint(t *testing.T) {
 	}
 }
 
+// A name (a script's "name", a file's) is shown as one line of the
+// report, whatever it holds: a line end or a terminal's escape in it is
+// escaped, so that it cannot forge a line or move the cursor.
+func TestPrintShowsANameOnOneLine(t *testing.T) {
+	r := Data("x.json", []byte(`{"name":"x\nok   forged\n1 passed, 0 failed\u001b[31m\u2028","stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"}]}`), false)
+	r = append(r, Result{Name: "a b", OK: true})
+	var b bytes.Buffer
+	Print(&b, r, []Skipped{{Path: "d/a\nok   evil.jsonl", Why: "empty, or only white space"}}, false)
+	want := `skip d/a\nok   evil.jsonl: empty, or only white space
+FAIL x\nok   forged\n1 passed, 0 failed\x1b[31m\u2028: truncated: `
+	if !strings.HasPrefix(b.String(), want) || !strings.HasSuffix(b.String(), "\nok   a b\n1 passed, 1 failed, 1 skipped\n") {
+		t.Errorf("%s", b.String())
+	}
+}
+
 // The corpus-shaped files make conformance streams to the official client
 // say what this engine ends with too.
 func TestTheConformanceStreamsAgreeWithTheEngine(t *testing.T) {
