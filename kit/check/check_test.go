@@ -127,6 +127,19 @@ more: a folder: check reads the files of the folders it is given, not of theirs`
 	}
 }
 
+// A stream may start with any amount of white space: in a folder it is
+// judged as it is when named, not skipped as empty.
+func TestAFolderSniffsPastLeadingWhiteSpace(t *testing.T) {
+	dir := t.TempDir()
+	path := testfile.Write(t, dir, "spaced.json", strings.Repeat(" \r\n", 400)+`[{"type":"RUN_STARTED","threadId":"t","runId":"r"},{"type":"RUN_FINISHED","threadId":"t","runId":"r"}]`)
+	testfile.Write(t, dir, "blank.json", strings.Repeat("\n", 3000))
+	named := File(path, false)
+	results, skipped := Files([]string{dir}, false)
+	if len(named) != 1 || !named[0].OK || len(results) != 1 || !results[0].OK || len(skipped) != 1 || filepath.Base(skipped[0].Path) != "blank.json" {
+		t.Errorf("named: %+v; in its folder: %+v, skipped %+v", named, results, skipped)
+	}
+}
+
 func TestSubset(t *testing.T) {
 	v := func(s string) jsonpatch.Value {
 		x, err := jsonpatch.Decode([]byte(s))
