@@ -71,6 +71,19 @@ func TestContinuationsThatGoWrong(t *testing.T) {
 	}
 }
 
+// A continuation's "expect": null is no expect, as a script's own is:
+// under -expect its stream must still be accepted.
+func TestAContinuationsNullExpectIsNone(t *testing.T) {
+	doc := `{"name":"n","expect":null,"stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"},
+	  {"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"ask","reason":"confirmation"}]}}],
+	 "continuations":[{"name":"broken","when":[{"interruptId":"ask"}],"expect":null,"stream":[
+	  {"type":"RUN_STARTED","threadId":"t","runId":"r2"},{"type":"STATE_DELTA","delta":"garbage"},{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}]}]}`
+	r := Data("n.json", []byte(doc), true)
+	if len(r) != 2 || !r[0].OK || r[1].OK || r[1].Failures[0].Rule == rules.Expect {
+		t.Errorf("%+v", r)
+	}
+}
+
 // An SSE capture (curl -N) is read as a stream: any line ending, data
 // lines joined, comments kept, fields AG-UI ignores noted.
 func TestCapturesAreReadAsStreams(t *testing.T) {
