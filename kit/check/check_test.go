@@ -242,3 +242,35 @@ func TestARunErrorWithAnEmptyMessageIsOne(t *testing.T) {
 		t.Errorf("%+v", r)
 	}
 }
+
+// An expect is read exactly, as a script is: a member given twice, one
+// named in another case, or one of the wrong type is refused, saying
+// which, for each would assert what the file does not say.
+func TestAnExpectIsReadExactly(t *testing.T) {
+	for expect, says := range map[string]string{
+		`{"outcome":"failed","outcome":"completed"}`: `the expect gives "outcome" twice`,
+		`{"Outcome":"completed"}`:                    `the expect has no member "Outcome": names are case-sensitive ("outcome")`,
+		`{"outcomes":"completed"}`:                   `the expect has no member "outcomes" (it has "outcome", `,
+		`{"outcome":"done"}`:                         `outcome must be "completed" or "failed", not "done"`,
+		`{"outcome":null}`:                           `outcome must be a string, not null`,
+		`{"runError":1}`:                             `runError must be true, false or a string`,
+		`{"messageCount":"2"}`:                       `messageCount must be a whole number, not "2"`,
+		`{"messageCount":1.5}`:                       `messageCount must be a whole number, not 1.5`,
+		`{"eventTypes":["RUN_STARTED",3]}`:           `eventTypes 1 must be a string, not a number`,
+		`{"eventPaths":[]}`:                          `eventPaths is a JSON object, not an array`,
+		`{"noWarnings":"yes"}`:                       `noWarnings must be true or false`,
+		`[]`:                                         `the expect is a JSON object, not an array`,
+	} {
+		r := Data("e.json", []byte(`{"stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"},{"type":"RUN_FINISHED","threadId":"t","runId":"r"}],"expect":`+expect+`}`), true)[0]
+		if r.OK || len(r.Failures) != 1 || r.Failures[0].Rule != rules.Expect || !strings.HasPrefix(r.Failures[0].Text, says) {
+			t.Errorf("%s: %+v, want %s", expect, r.Failures, says)
+		}
+	}
+	doc := `{"stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"},{"type":"RUN_FINISHED","threadId":"t","runId":"r"}],
+	 "expect":{"outcome":"completed","runError":false,"state":{},"messages":[],"messageCount":0,"eventTypes":["RUN_STARTED","RUN_FINISHED"],
+	  "eventTypesAbsent":[],"eventPaths":{"0.runId":"r"},"eventAbsentPaths":["0.x"],"request":{"threadId":"t"},"requestAbsentPaths":[],
+	  "warnings":[],"noWarnings":true,"errorContains":""}}`
+	if r := Data("e.json", []byte(doc), true)[0]; !r.OK {
+		t.Errorf("every member: %+v", r.Failures)
+	}
+}
