@@ -274,3 +274,18 @@ func TestAnExpectIsReadExactly(t *testing.T) {
 		t.Errorf("every member: %+v", r.Failures)
 	}
 }
+
+// A report is the same for the same file: eventPaths' failures come in
+// the order of their paths, not a map's.
+func TestEventPathsFailInOrder(t *testing.T) {
+	doc := []byte(`{"stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"},{"type":"RUN_FINISHED","threadId":"t","runId":"r"}],
+	 "expect":{"eventPaths":{"1.f":6,"0.a":1,"0.e":5,"0.b":2,"0.d":4,"0.c":3}}}`)
+	r := Data("e.json", doc, true)[0]
+	var paths []string
+	for _, f := range r.Failures {
+		paths = append(paths, strings.Fields(f.Text)[2])
+	}
+	if got := strings.Join(paths, " "); got != "0.a 0.b 0.c 0.d 0.e 1.f" {
+		t.Errorf("failures in the order %s", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -209,7 +210,8 @@ func compare(r Replay, e Expect) (disagree []rules.Failure, notes []string) {
 			fail("eventTypesAbsent", "%s was delivered", t)
 		}
 	}
-	for path, raw := range e.EventPaths {
+	for _, path := range slices.Sorted(maps.Keys(e.EventPaths)) { // a map's order would change the report run to run
+		raw := e.EventPaths[path]
 		got, ok := eventPath(r.Delivered, path)
 		if !ok || !jsonpatch.Equal(got, decode(raw)) {
 			fail("eventPaths", "event path %s is %s, want %s", path, show(got, ok), raw)
