@@ -84,6 +84,20 @@ func TestAContinuationsNullExpectIsNone(t *testing.T) {
 	}
 }
 
+// check and serve read a continuation alike: one whose "when" names an
+// interrupt twice is refused, naming it, by both (serve's side is
+// TestServeRefusesBadFixtures).
+func TestAWhenNamingAnInterruptTwiceIsRefused(t *testing.T) {
+	doc := `{"name":"n","stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"},
+	  {"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"ask","reason":"confirmation"}]}}],
+	 "continuations":[{"name":"yes","when":[{"interruptId":"ask","status":"resolved"},{"interruptId":"ask","payload":{"approved":true}}],"stream":[
+	  {"type":"RUN_STARTED","threadId":"t","runId":"r2"},{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}]}]}`
+	r := Data("n.json", []byte(doc), false)
+	if len(r) != 1 || r[0].OK || r[0].Failures[0].Rule != rules.File || !strings.Contains(r[0].Failures[0].Text, `when 1: interrupt "ask" is named twice`) {
+		t.Errorf("%+v", r)
+	}
+}
+
 // An SSE capture (curl -N) is read as a stream: any line ending, data
 // lines joined, comments kept, fields AG-UI ignores noted.
 func TestCapturesAreReadAsStreams(t *testing.T) {
