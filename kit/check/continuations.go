@@ -63,6 +63,7 @@ func Continuations(s script.Script, useExpect bool) []Result {
 			res.Failures = []rules.Failure{*err}
 		} else {
 			res.Failures, res.Notes, res.Warnings = judge(r, expectOf(c), useExpect)
+			res.ended(r)
 		}
 		res.OK = len(res.Failures) == 0
 		out = append(out, res)

@@ -33,6 +33,34 @@ func TestTheApprovalScenariosContinuationsReplay(t *testing.T) {
 	}
 }
 
+// A file whose run ends interrupted says so, as a live run does: in its
+// line and in the JSON report.
+func TestAFileEndingInterruptedSaysSo(t *testing.T) {
+	res := File("../../fixtures/approval.json", false)
+	want := `run "run-1" waits for interrupt "rollback-api" (confirmation, on tool call "call-rollback")`
+	if len(res) != 4 || !res[0].OK || res[0].Interrupted != want || res[1].Interrupted != "" {
+		t.Fatalf("%+v", res)
+	}
+	var out bytes.Buffer
+	Print(&out, res[:1], nil, false)
+	if out.String() != "ok   approval (interrupted: "+want+")\n1 passed, 0 failed\n" {
+		t.Errorf("%s", out.String())
+	}
+	out.Reset()
+	PrintJSON(&out, res[:1], nil)
+	if !strings.Contains(out.String(), `"interrupted": "run \"run-1\" waits for interrupt`) {
+		t.Errorf("%s", out.String())
+	}
+	// A continuation is a run of its own, and says how it ended too.
+	doc := `{"name":"n","stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"},
+	  {"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"ask","reason":"confirmation"}]}}],
+	 "continuations":[{"name":"failed","when":[{"interruptId":"ask"}],"stream":[
+	  {"type":"RUN_STARTED","threadId":"t","runId":"r2"},{"type":"RUN_ERROR","message":"overloaded"}]}]}`
+	if r := Data("n.json", []byte(doc), false); len(r) != 2 || r[1].Errored != `the agent reported an error: RUN_ERROR "overloaded"` {
+		t.Errorf("%+v", r)
+	}
+}
+
 // Continuations that go wrong fail each its own way, by its own line.
 func TestContinuationsThatGoWrong(t *testing.T) {
 	results := File("testdata/continuations/hostile.json", true)

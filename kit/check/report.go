@@ -56,9 +56,18 @@ func Script(s script.Script, useExpect bool) Result {
 		}
 		res.warned(r.Warnings)
 	}
-	res.Errored = errored(r.Runs)
+	res.ended(r)
 	res.OK = len(res.Failures) == 0
 	return res
+}
+
+// ended says how a replay's last run ended when that is no failure and
+// no plain success, as Live says it of a live run.
+func (res *Result) ended(r Replay) {
+	if r.Pending != nil {
+		res.Interrupted = Waiting(*r.Pending)
+	}
+	res.Errored = errored(r.Runs)
 }
 
 // ending is how a run ended that is neither a failure nor a plain
