@@ -127,6 +127,19 @@ more: a folder: check reads the files of the folders it is given, not of theirs`
 	}
 }
 
+// A stream may start with any amount of white space: in a folder it is
+// judged as it is when named, not skipped as empty.
+func TestAFolderSniffsPastLeadingWhiteSpace(t *testing.T) {
+	dir := t.TempDir()
+	path := testfile.Write(t, dir, "spaced.json", strings.Repeat(" \r\n", 400)+`[{"type":"RUN_STARTED","threadId":"t","runId":"r"},{"type":"RUN_FINISHED","threadId":"t","runId":"r"}]`)
+	testfile.Write(t, dir, "blank.json", strings.Repeat("\n", 3000))
+	named := File(path, false)
+	results, skipped := Files([]string{dir}, false)
+	if len(named) != 1 || !named[0].OK || len(results) != 1 || !results[0].OK || len(skipped) != 1 || filepath.Base(skipped[0].Path) != "blank.json" {
+		t.Errorf("named: %+v; in its folder: %+v, skipped %+v", named, results, skipped)
+	}
+}
+
 func TestSubset(t *testing.T) {
 	v := func(s string) jsonpatch.Value {
 		x, err := jsonpatch.Decode([]byte(s))
@@ -178,6 +191,21 @@ func TestPrint(t *testing.T) {
 	}
 }
 
+// A name (a script's "name", a file's) is shown as one line of the
+// report, whatever it holds: a line end or a terminal's escape in it is
+// escaped, so that it cannot forge a line or move the cursor.
+func TestPrintShowsANameOnOneLine(t *testing.T) {
+	r := Data("x.json", []byte(`{"name":"x\nok   forged\n1 passed, 0 failed\u001b[31m\u2028","stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"}]}`), false)
+	r = append(r, Result{Name: "a b", OK: true})
+	var b bytes.Buffer
+	Print(&b, r, []Skipped{{Path: "d/a\nok   evil.jsonl", Why: "empty, or only white space"}}, false)
+	want := `skip d/a\nok   evil.jsonl: empty, or only white space
+FAIL x\nok   forged\n1 passed, 0 failed\x1b[31m\u2028: truncated: `
+	if !strings.HasPrefix(b.String(), want) || !strings.HasSuffix(b.String(), "\nok   a b\n1 passed, 1 failed, 1 skipped\n") {
+		t.Errorf("%s", b.String())
+	}
+}
+
 // The corpus-shaped files make conformance streams to the official client
 // say what this engine ends with too.
 func TestTheConformanceStreamsAgreeWithTheEngine(t *testing.T) {
@@ -212,5 +240,52 @@ func TestARunErrorWithAnEmptyMessageIsOne(t *testing.T) {
 	r := Data("re.json", []byte(doc), true)
 	if len(r) != 1 || !r[0].OK {
 		t.Errorf("%+v", r)
+	}
+}
+
+// An expect is read exactly, as a script is: a member given twice, one
+// named in another case, or one of the wrong type is refused, saying
+// which, for each would assert what the file does not say.
+func TestAnExpectIsReadExactly(t *testing.T) {
+	for expect, says := range map[string]string{
+		`{"outcome":"failed","outcome":"completed"}`: `the expect gives "outcome" twice`,
+		`{"Outcome":"completed"}`:                    `the expect has no member "Outcome": names are case-sensitive ("outcome")`,
+		`{"outcomes":"completed"}`:                   `the expect has no member "outcomes" (it has "outcome", `,
+		`{"outcome":"done"}`:                         `outcome must be "completed" or "failed", not "done"`,
+		`{"outcome":null}`:                           `outcome must be a string, not null`,
+		`{"runError":1}`:                             `runError must be true, false or a string`,
+		`{"messageCount":"2"}`:                       `messageCount must be a whole number, not "2"`,
+		`{"messageCount":1.5}`:                       `messageCount must be a whole number, not 1.5`,
+		`{"eventTypes":["RUN_STARTED",3]}`:           `eventTypes 1 must be a string, not a number`,
+		`{"eventPaths":[]}`:                          `eventPaths is a JSON object, not an array`,
+		`{"noWarnings":"yes"}`:                       `noWarnings must be true or false`,
+		`[]`:                                         `the expect is a JSON object, not an array`,
+	} {
+		r := Data("e.json", []byte(`{"stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"},{"type":"RUN_FINISHED","threadId":"t","runId":"r"}],"expect":`+expect+`}`), true)[0]
+		if r.OK || len(r.Failures) != 1 || r.Failures[0].Rule != rules.Expect || !strings.HasPrefix(r.Failures[0].Text, says) {
+			t.Errorf("%s: %+v, want %s", expect, r.Failures, says)
+		}
+	}
+	doc := `{"stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"},{"type":"RUN_FINISHED","threadId":"t","runId":"r"}],
+	 "expect":{"outcome":"completed","runError":false,"state":{},"messages":[],"messageCount":0,"eventTypes":["RUN_STARTED","RUN_FINISHED"],
+	  "eventTypesAbsent":[],"eventPaths":{"0.runId":"r"},"eventAbsentPaths":["0.x"],"request":{"threadId":"t"},"requestAbsentPaths":[],
+	  "warnings":[],"noWarnings":true,"errorContains":""}}`
+	if r := Data("e.json", []byte(doc), true)[0]; !r.OK {
+		t.Errorf("every member: %+v", r.Failures)
+	}
+}
+
+// A report is the same for the same file: eventPaths' failures come in
+// the order of their paths, not a map's.
+func TestEventPathsFailInOrder(t *testing.T) {
+	doc := []byte(`{"stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"},{"type":"RUN_FINISHED","threadId":"t","runId":"r"}],
+	 "expect":{"eventPaths":{"1.f":6,"0.a":1,"0.e":5,"0.b":2,"0.d":4,"0.c":3}}}`)
+	r := Data("e.json", doc, true)[0]
+	var paths []string
+	for _, f := range r.Failures {
+		paths = append(paths, strings.Fields(f.Text)[2])
+	}
+	if got := strings.Join(paths, " "); got != "0.a 0.b 0.c 0.d 0.e 1.f" {
+		t.Errorf("failures in the order %s", got)
 	}
 }

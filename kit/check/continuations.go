@@ -62,12 +62,24 @@ func Continuations(s script.Script, useExpect bool) []Result {
 		if r, err := ContinuationReplay(s, main, c); err != nil {
 			res.Failures = []rules.Failure{*err}
 		} else {
-			res.Failures, res.Notes, res.Warnings = judge(r, script.Compact(c.Extra["expect"]), useExpect)
+			res.Failures, res.Notes, res.Warnings = judge(r, expectOf(c), useExpect)
+			res.ended(r)
 		}
 		res.OK = len(res.Failures) == 0
 		out = append(out, res)
 	}
 	return out
+}
+
+// expectOf is a continuation's "expect"; nil for none, null included, as
+// for a script's own: null must not read as an expect that asserts
+// nothing.
+func expectOf(c script.Continuation) json.RawMessage {
+	expect := script.Compact(c.Extra["expect"])
+	if string(expect) == "null" {
+		return nil
+	}
+	return expect
 }
 
 // ContinuationReplay replays c as the run continuing main, the replay of

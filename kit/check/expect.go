@@ -1,9 +1,10 @@
 package check
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,41 +13,140 @@ import (
 
 	"github.com/agent-analysis/agent-analysis/agui"
 	"github.com/agent-analysis/agent-analysis/agui/jsonpatch"
+	"github.com/agent-analysis/agent-analysis/kit/script"
 )
 
 // Expect is what a script says a 1.0 consumer ends with: the corpus's
 // "expect" (spec/1.0/conformance/README.md in ag-ui-protocol/ag-ui).
 type Expect struct {
-	Outcome            string                     `json:"outcome"` // "completed" (consumed) or "failed" (rejected)
-	RunError           json.RawMessage            `json:"runError"`
-	State              json.RawMessage            `json:"state"`
-	Messages           json.RawMessage            `json:"messages"`
-	MessageCount       *int                       `json:"messageCount"`
-	EventTypes         []string                   `json:"eventTypes"`
-	EventTypesAbsent   []string                   `json:"eventTypesAbsent"`
-	EventPaths         map[string]json.RawMessage `json:"eventPaths"`
-	EventAbsentPaths   []string                   `json:"eventAbsentPaths"`
-	Request            json.RawMessage            `json:"request"`
-	RequestAbsentPaths []string                   `json:"requestAbsentPaths"`
+	Outcome            string          // "completed" (consumed) or "failed" (rejected)
+	RunError           json.RawMessage // true, false, or a string the message holds
+	State              json.RawMessage
+	Messages           json.RawMessage
+	MessageCount       *int
+	EventTypes         []string
+	EventTypesAbsent   []string
+	EventPaths         map[string]json.RawMessage
+	EventAbsentPaths   []string
+	Request            json.RawMessage
+	RequestAbsentPaths []string
 	// SHOULD-level and wording-level: reported apart, never a failure.
-	Warnings      []string `json:"warnings"`
-	NoWarnings    bool     `json:"noWarnings"`
-	ErrorContains string   `json:"errorContains"`
+	Warnings      []string
+	NoWarnings    bool
+	ErrorContains string
 }
 
-// readExpect reads an "expect" object; unknown keys are an error, so that a
-// typo never silently asserts nothing.
+// readExpect reads an "expect" object exactly, as a script is read
+// (script.Doc): a member unknown, named in another case, given twice or
+// of the wrong type is an error, since each would assert what the file
+// does not say. Errors name the member, not a line: the expect alone is
+// read, so its lines are not its file's.
 func readExpect(raw json.RawMessage) (Expect, error) {
-	var e Expect
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&e); err != nil {
-		return e, fmt.Errorf("expect: %v", err)
+	d := script.Doc(raw)
+	members, err := exactly(d, raw, 0, "the expect")
+	if err != nil {
+		return Expect{}, err
 	}
-	if e.Outcome != "" && e.Outcome != "completed" && e.Outcome != "failed" {
-		return e, fmt.Errorf(`expect: outcome must be "completed" or "failed", not %q`, e.Outcome)
+	if err := d.Only(members, "the expect", "outcome", "runError", "state", "messages", "messageCount", "eventTypes", "eventTypesAbsent",
+		"eventPaths", "eventAbsentPaths", "request", "requestAbsentPaths", "warnings", "noWarnings", "errorContains"); err != nil {
+		return Expect{}, errors.New(err.Reason)
+	}
+	var e Expect
+	for _, m := range members {
+		var err error
+		switch m.Name {
+		case "outcome":
+			if e.Outcome, err = text(d, m); err == nil && e.Outcome != "completed" && e.Outcome != "failed" {
+				err = fmt.Errorf(`outcome must be "completed" or "failed", not %q`, e.Outcome)
+			}
+		case "runError":
+			if k := m.Value.Kind(); k != 't' && k != 'f' && k != '"' {
+				err = errors.New("runError must be true, false or a string")
+			}
+			e.RunError = json.RawMessage(m.Value)
+		case "state":
+			e.State = json.RawMessage(m.Value)
+		case "messages":
+			e.Messages = json.RawMessage(m.Value)
+		case "request":
+			e.Request = json.RawMessage(m.Value)
+		case "messageCount":
+			n, perr := strconv.Atoi(string(m.Value))
+			if m.Value.Kind() != '0' || perr != nil || n < 0 {
+				err = fmt.Errorf("messageCount must be a whole number, not %s", m.Value)
+			}
+			e.MessageCount = &n
+		case "eventTypes":
+			e.EventTypes, err = texts(d, m)
+		case "eventTypesAbsent":
+			e.EventTypesAbsent, err = texts(d, m)
+		case "eventAbsentPaths":
+			e.EventAbsentPaths, err = texts(d, m)
+		case "requestAbsentPaths":
+			e.RequestAbsentPaths, err = texts(d, m)
+		case "warnings":
+			e.Warnings, err = texts(d, m)
+		case "eventPaths":
+			var paths []script.Member
+			if paths, err = exactly(d, m.Value, m.At, m.Name); err == nil {
+				e.EventPaths = map[string]json.RawMessage{}
+				for _, p := range paths {
+					e.EventPaths[p.Name] = json.RawMessage(p.Value)
+				}
+			}
+		case "noWarnings":
+			if k := m.Value.Kind(); k != 't' && k != 'f' {
+				err = errors.New("noWarnings must be true or false")
+			}
+			e.NoWarnings = m.Value.Kind() == 't'
+		case "errorContains":
+			e.ErrorContains, err = text(d, m)
+		}
+		if err != nil {
+			return Expect{}, err
+		}
 	}
 	return e, nil
+}
+
+// exactly reads an object of the expect, each name once.
+func exactly(d script.Doc, raw []byte, at int, what string) ([]script.Member, error) {
+	members, err := d.Members(raw, at, what)
+	if err != nil {
+		return nil, errors.New(err.Reason)
+	}
+	for i, n := range members {
+		for _, earlier := range members[:i] {
+			if earlier.Name == n.Name {
+				return nil, fmt.Errorf("%s gives %q twice", what, n.Name)
+			}
+		}
+	}
+	return members, nil
+}
+
+func text(d script.Doc, m script.Member) (string, error) {
+	s, err := d.Text(m)
+	if err != nil {
+		return "", errors.New(err.Reason)
+	}
+	return s, nil
+}
+
+// texts reads a list of strings.
+func texts(d script.Doc, m script.Member) ([]string, error) {
+	items, err := d.Array(m.Value, m.At, m.Name)
+	if err != nil {
+		return nil, errors.New(err.Reason)
+	}
+	out := make([]string, len(items))
+	for i, it := range items {
+		var err error
+		if out[i], err = text(d, script.Member{Name: fmt.Sprintf("%s %d", m.Name, i), Value: it.Value, At: it.At}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // compare lists where the replay disagrees with what is expected, each
@@ -110,7 +210,8 @@ func compare(r Replay, e Expect) (disagree []rules.Failure, notes []string) {
 			fail("eventTypesAbsent", "%s was delivered", t)
 		}
 	}
-	for path, raw := range e.EventPaths {
+	for _, path := range slices.Sorted(maps.Keys(e.EventPaths)) { // a map's order would change the report run to run
+		raw := e.EventPaths[path]
 		got, ok := eventPath(r.Delivered, path)
 		if !ok || !jsonpatch.Equal(got, decode(raw)) {
 			fail("eventPaths", "event path %s is %s, want %s", path, show(got, ok), raw)

@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,7 +70,8 @@ func Files(paths []string, useExpect bool) ([]Result, []Skipped) {
 }
 
 // sniffFile is why a file of a directory is no stream to judge, from its
-// first bytes; "" when it is one, or cannot be read (File says why).
+// first bytes past any white space; "" when it is one, or cannot be read
+// (File says why).
 func sniffFile(path string) string {
 	f, err := os.Open(path)
 	if err != nil {
@@ -77,8 +79,18 @@ func sniffFile(path string) string {
 	}
 	defer f.Close()
 	head := make([]byte, 512)
-	n, _ := f.Read(head)
-	return Sniff(head[:n]).skip
+	n, _ := io.ReadFull(f, head)
+	format := Sniff(head[:n])
+	if format == blank && n == len(head) {
+		// White space may lead a stream by any length: read on, as File
+		// does.
+		data, err := script.ReadBounded(path, "a script")
+		if err != nil {
+			return ""
+		}
+		format = Sniff(data)
+	}
+	return format.skip
 }
 
 // Format is what a file holds, as its content says.
@@ -92,6 +104,8 @@ var (
 	ScriptFile  = Format{Name: "script"}  // JSON: an array, JSON Lines, or a script object
 	CaptureFile = Format{Name: "capture"} // an SSE stream, as curl -N writes it
 	BinaryFile  = Format{Name: "binary"}  // a stream in AG-UI's binary transport, as curl writes it
+
+	blank = Format{skip: "empty, or only white space"}
 )
 
 // Sniff tells a file's format from its first bytes (a BOM and blank
@@ -105,7 +119,7 @@ func Sniff(head []byte) Format {
 	body := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\ufeff")), " \t\r\n")
 	switch {
 	case len(body) == 0:
-		return Format{skip: "empty, or only white space"}
+		return blank
 	case body[0] == '[' || body[0] == '{':
 		return ScriptFile
 	case agent.IsCapture(head):

@@ -33,6 +33,34 @@ func TestTheApprovalScenariosContinuationsReplay(t *testing.T) {
 	}
 }
 
+// A file whose run ends interrupted says so, as a live run does: in its
+// line and in the JSON report.
+func TestAFileEndingInterruptedSaysSo(t *testing.T) {
+	res := File("../../fixtures/approval.json", false)
+	want := `run "run-1" waits for interrupt "rollback-api" (confirmation, on tool call "call-rollback")`
+	if len(res) != 4 || !res[0].OK || res[0].Interrupted != want || res[1].Interrupted != "" {
+		t.Fatalf("%+v", res)
+	}
+	var out bytes.Buffer
+	Print(&out, res[:1], nil, false)
+	if out.String() != "ok   approval (interrupted: "+want+")\n1 passed, 0 failed\n" {
+		t.Errorf("%s", out.String())
+	}
+	out.Reset()
+	PrintJSON(&out, res[:1], nil)
+	if !strings.Contains(out.String(), `"interrupted": "run \"run-1\" waits for interrupt`) {
+		t.Errorf("%s", out.String())
+	}
+	// A continuation is a run of its own, and says how it ended too.
+	doc := `{"name":"n","stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"},
+	  {"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"ask","reason":"confirmation"}]}}],
+	 "continuations":[{"name":"failed","when":[{"interruptId":"ask"}],"stream":[
+	  {"type":"RUN_STARTED","threadId":"t","runId":"r2"},{"type":"RUN_ERROR","message":"overloaded"}]}]}`
+	if r := Data("n.json", []byte(doc), false); len(r) != 2 || r[1].Errored != `the agent reported an error: RUN_ERROR "overloaded"` {
+		t.Errorf("%+v", r)
+	}
+}
+
 // Continuations that go wrong fail each its own way, by its own line.
 func TestContinuationsThatGoWrong(t *testing.T) {
 	results := File("testdata/continuations/hostile.json", true)
@@ -68,6 +96,33 @@ func TestContinuationsThatGoWrong(t *testing.T) {
 		if r.Name == "hostile/wrong-expect" && !r.OK {
 			t.Errorf("without -expect: %+v", r)
 		}
+	}
+}
+
+// A continuation's "expect": null is no expect, as a script's own is:
+// under -expect its stream must still be accepted.
+func TestAContinuationsNullExpectIsNone(t *testing.T) {
+	doc := `{"name":"n","expect":null,"stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"},
+	  {"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"ask","reason":"confirmation"}]}}],
+	 "continuations":[{"name":"broken","when":[{"interruptId":"ask"}],"expect":null,"stream":[
+	  {"type":"RUN_STARTED","threadId":"t","runId":"r2"},{"type":"STATE_DELTA","delta":"garbage"},{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}]}]}`
+	r := Data("n.json", []byte(doc), true)
+	if len(r) != 2 || !r[0].OK || r[1].OK || r[1].Failures[0].Rule == rules.Expect {
+		t.Errorf("%+v", r)
+	}
+}
+
+// check and serve read a continuation alike: one whose "when" names an
+// interrupt twice is refused, naming it, by both (serve's side is
+// TestServeRefusesBadFixtures).
+func TestAWhenNamingAnInterruptTwiceIsRefused(t *testing.T) {
+	doc := `{"name":"n","stream":[{"type":"RUN_STARTED","threadId":"t","runId":"r"},
+	  {"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"ask","reason":"confirmation"}]}}],
+	 "continuations":[{"name":"yes","when":[{"interruptId":"ask","status":"resolved"},{"interruptId":"ask","payload":{"approved":true}}],"stream":[
+	  {"type":"RUN_STARTED","threadId":"t","runId":"r2"},{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}]}]}`
+	r := Data("n.json", []byte(doc), false)
+	if len(r) != 1 || r[0].OK || r[0].Failures[0].Rule != rules.File || !strings.Contains(r[0].Failures[0].Text, `when 1: interrupt "ask" is named twice`) {
+		t.Errorf("%+v", r)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/agent-analysis/agent-analysis/kit/rules"
@@ -55,9 +56,18 @@ func Script(s script.Script, useExpect bool) Result {
 		}
 		res.warned(r.Warnings)
 	}
-	res.Errored = errored(r.Runs)
+	res.ended(r)
 	res.OK = len(res.Failures) == 0
 	return res
+}
+
+// ended says how a replay's last run ended when that is no failure and
+// no plain success, as Live says it of a live run.
+func (res *Result) ended(r Replay) {
+	if r.Pending != nil {
+		res.Interrupted = Waiting(*r.Pending)
+	}
+	res.Errored = errored(r.Runs)
 }
 
 // ending is how a run ended that is neither a failure nor a plain
@@ -88,33 +98,33 @@ func (r Result) Why() string {
 // Skipped files come first, each with why.
 func Print(w io.Writer, results []Result, skipped []Skipped, verbose bool) {
 	for _, s := range skipped {
-		fmt.Fprintf(w, "skip %s: %s\n", s.Path, s.Why)
+		line(w, "skip %s: %s", s.Path, s.Why)
 	}
 	passed, notes := 0, 0
 	for _, r := range results {
 		if r.OK {
 			passed++
 			if how := r.ending(); how != "" {
-				fmt.Fprintf(w, "ok   %s (%s)\n", r.Name, how)
+				line(w, "ok   %s (%s)", r.Name, how)
 			} else {
-				fmt.Fprintf(w, "ok   %s\n", r.Name)
+				line(w, "ok   %s", r.Name)
 			}
 		} else {
-			fmt.Fprintf(w, "FAIL %s: %s\n", r.Name, r.Failures[0].Line())
+			line(w, "FAIL %s: %s", r.Name, r.Failures[0].Line())
 			for _, f := range r.Failures[1:] {
-				fmt.Fprintf(w, "     and %s\n", f.Line())
+				line(w, "     and %s", f.Line())
 			}
 			if how := r.ending(); how != "" {
-				fmt.Fprintf(w, "     %s\n", how)
+				line(w, "     %s", how)
 			}
 		}
 		if r.Transport != nil {
-			fmt.Fprintf(w, "     %s\n", r.Transport)
+			line(w, "     %s", r.Transport)
 		}
 		notes += len(r.Notes)
 		if verbose {
 			for _, n := range r.Notes {
-				fmt.Fprintf(w, "     note: %s\n", n)
+				line(w, "     note: %s", n)
 			}
 		}
 	}
@@ -130,6 +140,23 @@ func Print(w io.Writer, results []Result, skipped []Skipped, verbose bool) {
 		fmt.Fprintf(w, " (%d %s at SHOULD or wording level: -v lists them)", notes, noun)
 	}
 	fmt.Fprintln(w)
+}
+
+// line writes one line of the report, what does not print escaped as Go
+// quotes it: a name or a path, the script's or the file system's, may
+// hold a line end or a terminal's escape, and must not forge a line or
+// move the cursor.
+func line(w io.Writer, format string, args ...any) {
+	var b strings.Builder
+	for _, r := range fmt.Sprintf(format, args...) {
+		if strconv.IsPrint(r) {
+			b.WriteRune(r)
+		} else {
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+		}
+	}
+	b.WriteByte('\n')
+	io.WriteString(w, b.String())
 }
 
 // PrintJSON writes results, and the files skipped, as one JSON document.

@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"strings"
 )
 
 // Version is the SARIF version written.
@@ -44,6 +45,9 @@ func FileURI(path string) string {
 	p := filepath.ToSlash(path)
 	if filepath.VolumeName(path) != "" {
 		return (&url.URL{Scheme: "file", Path: "/" + p}).String()
+	}
+	if strings.HasPrefix(p, "//") {
+		p = "/" + strings.TrimLeft(p, "/") // "//tmp/x" would name host "tmp"
 	}
 	return (&url.URL{Path: p}).String() // "a:b.json" is "./a:b.json", not a scheme
 }

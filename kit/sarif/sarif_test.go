@@ -70,6 +70,8 @@ func TestFileURI(t *testing.T) {
 		"runs/a b#1.json": "runs/a%20b%231.json",
 		"a:b.json":        "./a:b.json",
 		"/tmp/run.sse":    "/tmp/run.sse",
+		"//tmp/x.jsonl":   "/tmp/x.jsonl", // not host "tmp"
+		"///tmp/x.jsonl":  "/tmp/x.jsonl",
 	} {
 		if got := sarif.FileURI(filepath.FromSlash(path)); got != want {
 			t.Errorf("FileURI(%q) = %q, want %q", path, got, want)

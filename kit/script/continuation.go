@@ -94,6 +94,13 @@ func readContinuation(d Doc, it Item, lines *lineCounter) (Continuation, *Error)
 			err.Reason = fmt.Sprintf("%q: when %d: %s", c.Name, n, err.Reason)
 			return Continuation{}, err
 		}
+		// A resume answers an interrupt once: two entries for one could
+		// be met by one answer (Matches), a resume the engine refuses.
+		for e, earlier := range c.When {
+			if earlier.InterruptID == m.InterruptID {
+				return Continuation{}, d.ErrorAt(raw.At, "%q: when %d: interrupt %q is named twice (when %d names it): a resume answers an interrupt once", c.Name, n, m.InterruptID, e)
+			}
+		}
 		c.When = append(c.When, m)
 	}
 	items, err := d.Array(stream.Value, stream.At, "stream")

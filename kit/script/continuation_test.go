@@ -85,6 +85,10 @@ func TestParseRefusesBadContinuationsWithTheirLine(t *testing.T) {
 		{`, {"name": "n", "when": [{"interruptId": "a", "status": "done"}], ` + stream + `}`, 20, "status must be"},
 		{`, {"name": "n", "when": [{"interruptId": "a", "payload": null}], ` + stream + `}`, 20, "payload must not be null"},
 		{`, {"name": "n", "when": [{"interruptId": "z"}], ` + stream + `}`, 20, `raises no interrupt "z"`},
+		// A resume answers an interrupt once: two entries for one could be
+		// met by one answer, a resume the engine refuses.
+		{`, {"name": "n", "when": [{"interruptId": "a", "status": "resolved"}, {"interruptId": "a", "payload": {"ok": true}}], ` + stream + `}`, 20,
+			`continuation 1: "n": when 1: interrupt "a" is named twice (when 0 names it): a resume answers an interrupt once`},
 		{`, {"name": "n", "when": [{"interruptId": "a"}], "stream": []}`, 20, "the stream holds no event"},
 		{`, {"name": "n", "when": [{"interruptId": "a"}],
         "stream": [

@@ -104,7 +104,7 @@ func (d Doc) syntax(err error, base int, dec *jsontext.Decoder) *Error {
 // members in order, each name once. what names the object in errors
 // ("a script", "a frame").
 func (d Doc) Object(raw []byte, base int, what string) ([]Member, *Error) {
-	members, err := d.members(raw, base, what)
+	members, err := d.Members(raw, base, what)
 	if err != nil {
 		return nil, err
 	}
@@ -124,9 +124,9 @@ func (d Doc) once(members []Member, what string) *Error {
 	return nil
 }
 
-// members reads an object's members, in order, a name given twice
+// Members reads an object's members, in order, a name given twice
 // included: an event may repeat one.
-func (d Doc) members(raw []byte, base int, what string) ([]Member, *Error) {
+func (d Doc) Members(raw []byte, base int, what string) ([]Member, *Error) {
 	dec := decoder(raw)
 	if k := dec.PeekKind(); k != '{' {
 		if k == 0 {

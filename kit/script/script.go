@@ -104,7 +104,7 @@ func Parse(data []byte, name string) (Script, error) {
 		return Script{}, d.ErrorAt(len(data)-len(trimmed), "a script is a JSON array, JSON Lines, or an object with a \"stream\"")
 	}
 	// One object over any number of lines, or JSON Lines?
-	if members, err := d.members(body, base, "a script"); err == nil {
+	if members, err := d.Members(body, base, "a script"); err == nil {
 		switch {
 		case Find(members, "stream") != nil:
 			if err := d.once(members, "a script"); err != nil {
@@ -312,7 +312,7 @@ func readStep(d Doc, raw []byte, base, line int, what string) (Frame, *Error) {
 		}
 		return Frame{}, err
 	}
-	members, err := d.members(raw, base, "an event")
+	members, err := d.Members(raw, base, "an event")
 	if err != nil {
 		return fail(err)
 	}

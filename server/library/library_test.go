@@ -106,3 +106,16 @@ func TestLoadNoticesUnknownEventTypes(t *testing.T) {
 		t.Error("the built-in scripts are noticed: their unknown events are faults on purpose")
 	}
 }
+
+// A continuation whose "when" names an interrupt twice is refused at
+// load, as check refuses it: one answer could meet both entries, a
+// resume the engine would not send.
+func TestLoadRefusesAWhenNamingAnInterruptTwice(t *testing.T) {
+	dir := t.TempDir()
+	interrupted := `{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"ask","reason":"confirmation"}]}}`
+	path := testfile.Write(t, dir, "ask.json", `{"stream":[`+started+`,`+interrupted+`],"continuations":[{"name":"yes",
+  "when":[{"interruptId":"ask","status":"resolved"},{"interruptId":"ask","payload":{"approved":true}}],"stream":[`+started+`]}]}`)
+	if _, err := Load(dir); err == nil || !strings.HasPrefix(err.Error(), path+`: line 2, column 53: continuation 0: "yes": when 1: interrupt "ask" is named twice`) {
+		t.Errorf("loaded: %v", err)
+	}
+}

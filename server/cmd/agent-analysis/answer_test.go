@@ -259,7 +259,7 @@ func TestRecordAnswersAnInterruptedRun(t *testing.T) {
 		t.Errorf("%s", raw)
 	}
 	out.Reset()
-	if err := run(t.Context(), []string{"check", "-expect", path}, &out, io.Discard); err != nil || out.String() != "ok   rec\nok   rec/approved\n2 passed, 0 failed\n" {
+	if err := run(t.Context(), []string{"check", "-expect", path}, &out, io.Discard); err != nil || out.String() != "ok   rec (interrupted: run \"run-1\" waits for interrupt \"interrupt-1\" (confirmation, on tool call \"call-1\"))\nok   rec/approved\n2 passed, 0 failed\n" {
 		t.Errorf("check of the recording: %v\n%s", err, out.String())
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/agent-analysis/agent-analysis/internal/atomicfile"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
@@ -75,7 +76,9 @@ func checkFlags(set *flag.FlagSet) work {
 			results = checkLive(ctx, runs, live.answer, stop, answerHint(set, live))
 		} else {
 			for _, path := range args {
-				if _, err := os.Lstat(path); err != nil {
+				// Only a file not there is a command line that cannot run; one
+				// there that cannot be read fails its own line (check.Files).
+				if _, err := lstat(path); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 					var pe *fs.PathError
 					if errors.As(err, &pe) {
 						err = pe.Err
@@ -204,6 +207,9 @@ func shellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// lstat is os.Lstat; a test stands in for a folder root may search.
+var lstat = os.Lstat
 
 // errFailed makes the process exit 1 once the report is written.
 var errFailed = errors.New("some scripts failed")

@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/agent-analysis/agent-analysis/internal/testfile"
@@ -29,6 +31,7 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"check", "-nope", valid}, 2, "agent-analysis check: flag provided but not defined: -nope (see agent-analysis check -h)\n"},
 		{[]string{"check", filepath.Join(dir, "missing.json")}, 2, "agent-analysis check: " + filepath.Join(dir, "missing.json") + ": no such file or directory (see agent-analysis check -h)\n"},
 		{[]string{"check", valid, filepath.Join(dir, "missing.json")}, 2, "no such file or directory"},
+		{[]string{"check", valid + "/x"}, 2, "agent-analysis check: " + valid + "/x: not a directory (see agent-analysis check -h)\n"},
 		{[]string{"check", "-url", "localhost:8080"}, 2, `agent-analysis check: -url: "localhost:8080" is not an http:// or https:// URL (see agent-analysis check -h)`},
 		// A mistyped URL is shown without its secrets, as reports show one.
 		{[]string{"check", "-url", "localhost:8080/agui?api_key=SECRET"}, 2, `agent-analysis check: -url: "localhost:8080/agui" is not an http:// or https:// URL (see agent-analysis check -h)` + "\n"},
@@ -81,6 +84,27 @@ func TestOneUnreadableFileAmongSeveral(t *testing.T) {
 	if !errors.Is(err, errFailed) || !strings.HasPrefix(lines[0], "FAIL bad: file: "+bad+": line 1, column 11: invalid JSON") ||
 		!strings.HasPrefix(lines[1], "FAIL gone: file: "+gone+": ") || lines[2] != "ok   valid" || lines[3] != "1 passed, 2 failed" {
 		t.Errorf("%v\n%s", err, out.String())
+	}
+}
+
+// A file named that is there but cannot be looked at (in a folder the
+// user may not search) fails its own line, rule file, and the others are
+// still checked: only a file not there is a command line that cannot
+// run. Tests run as root, who may search any folder, so lstat stands in.
+func TestAFileInAFolderNotSearchableFailsItsLine(t *testing.T) {
+	locked := filepath.Join(t.TempDir(), "locked", "a.jsonl")
+	defer func(was func(string) (fs.FileInfo, error)) { lstat = was }(lstat)
+	lstat = func(path string) (fs.FileInfo, error) {
+		if path == locked {
+			return nil, &fs.PathError{Op: "lstat", Path: path, Err: syscall.EACCES}
+		}
+		return os.Lstat(path)
+	}
+	var out, errs bytes.Buffer
+	err := run(context.Background(), []string{"check", locked, "../../../kit/check/testdata/scripts/valid.jsonl"}, &out, &errs)
+	lines := strings.Split(out.String(), "\n")
+	if code := exitCode(err, &errs); code != 1 || !strings.HasPrefix(lines[0], "FAIL a: file: "+locked+": ") || lines[1] != "ok   valid" || lines[2] != "1 passed, 1 failed" {
+		t.Errorf("exit %d\n%s%s", code, out.String(), errs.String())
 	}
 }
 
