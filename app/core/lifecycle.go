@@ -73,6 +73,7 @@ type Interrupted struct {
 	Expired  []bool       // per interrupt: expired when the run ended (as the edge's clock said)
 	Asked    int          // the interrupt the screen asks about (askFirst)
 	Messages []byte       // the conversation when the run ended, a JSON array
+	State    Wire         // the thread's state when the run ended, replayed runs' carried over
 }
 
 // Question is the interrupt the screen asks the person about (Asked), and

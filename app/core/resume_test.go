@@ -148,6 +148,31 @@ func TestTheResumedRunsInput(t *testing.T) {
 	}
 }
 
+// The resume carries the thread's state as the engine holds it, a
+// replayed run's carried over, though the interrupted run applied none of
+// its own: the resumed run's delta applies to it.
+func TestAResumeCarriesAReplayedRunsState(t *testing.T) {
+	p := start(t).run("x")
+	p.events(1,
+		`{"type":"RUN_STARTED","threadId":"thread-1","runId":"old"}`,
+		`{"type":"STATE_SNAPSHOT","snapshot":{"services":[{"id":"api","name":"API","series":"Core","volume":1200,"latency":60}]}}`,
+		`{"type":"RUN_FINISHED","threadId":"thread-1","runId":"old"}`,
+		`{"type":"RUN_STARTED","threadId":"thread-1","runId":"run-1"}`,
+		`{"type":"RUN_FINISHED","threadId":"thread-1","runId":"run-1","outcome":{"type":"interrupt","interrupts":[{"id":"q1","reason":"confirm","message":"ok?"}]}}`,
+	).closed(1)
+	p.send(core.ClickedAnswer{Interrupt: "q1", Choice: core.CancelRequest, At: p.now})
+	if p.m.Run.Resume == nil || p.m.Run.Resume.State.Len() != 1 {
+		t.Fatalf("the resume: %+v", p.m.Run.Resume)
+	}
+	p.events(2,
+		`{"type":"RUN_STARTED","threadId":"thread-1","runId":"run-2"}`,
+		`{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/services/0/latency","value":61}]}`,
+	)
+	if _, ok := p.m.Lifecycle.(core.Streaming); !ok || p.m.Wire == nil || p.m.Wire.Len() != 1 {
+		t.Errorf("the resumed run: %v, wire %v", p.m.Lifecycle, p.m.Wire)
+	}
+}
+
 // A resumed run that leaves the interrupted tool call unanswered finishes,
 // with the engine's warning counted on the run.
 func TestAResumeThatLeavesTheCallUnansweredWarns(t *testing.T) {

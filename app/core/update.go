@@ -153,12 +153,8 @@ func answer(m Model, msg ClickedAnswer) (Model, Cmd) {
 	default:
 		return m, nil
 	}
-	state := NewWire(nil) // the thread's state: the empty input's, unless a run of it applied one
-	if m.Baseline != nil && m.Wire != nil {
-		state = *m.Wire
-	}
 	m = logf(m, l.RunID, Info, "you %s: resuming the run on thread %s", msg.Choice, l.Pending.ThreadID)
-	return startRun(m, m.Run.Scenario, &Resume{Pending: l.Pending, Answers: answers, At: msg.At, State: state, Messages: l.Messages})
+	return startRun(m, m.Run.Scenario, &Resume{Pending: l.Pending, Answers: answers, At: msg.At, State: l.State, Messages: l.Messages})
 }
 
 // stopRun (rule 7, and leaving the demo): only an active run can be
@@ -297,6 +293,10 @@ func runFinished(m Model, r *agui.Run, msg Received) (Model, Verdict) {
 			Pending:  agui.Pending{ThreadID: r.ThreadID, RunID: r.RunID, Interrupts: r.Outcome.Interrupts},
 			Expired:  make([]bool, len(r.Outcome.Interrupts)),
 			Messages: msg.Conversation,
+			State:    NewWire(nil),
+		}
+		if s, ok := msg.Judgement.Change.State.(Services); ok { // the engine's: a replayed run's too
+			l.State = s.Wire
 		}
 		for i, in := range r.Outcome.Interrupts {
 			l.Expired[i] = in.Expired(msg.Now)
