@@ -329,9 +329,11 @@ func runError(m Model, r *agui.Run) (Model, Cmd) {
 }
 
 // streamFailed: the connection could not go on. An active run fails; a
-// run that already ended keeps its ending.
+// run that already ended keeps its ending, unless the stream broke a rule
+// after it (rule 6: an event over the engine's bound, as any later event
+// that breaks a rule).
 func streamFailed(m Model, msg StreamFailed) (Model, Cmd) {
-	if _, active := ActiveRun(m.Lifecycle); !active {
+	if _, active := ActiveRun(m.Lifecycle); !active && msg.Broke == "" {
 		return closeConnection(m)
 	}
 	rule, kind := RuleRunEnding, msg.Kind

@@ -589,3 +589,27 @@ func TestRecoverAfterEveryFailingScript(t *testing.T) {
 		})
 	}
 }
+
+// After the requested run's end the connection stays open (rule 6): an
+// event the engine cannot read, one over its size bound, fails the run
+// as any other later event that breaks a rule does; the connection
+// breaking keeps the run's ending.
+func TestALateEventOverTheBoundFailsTheRun(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		failed core.StreamFailed
+		fails  bool
+	}{
+		{"over the bound", core.StreamFailed{Generation: 1, Kind: core.Protocol, Broke: agui.Limit, Reason: "an event is larger than 1 MiB"}, true},
+		{"the connection broke", core.StreamFailed{Generation: 1, Kind: core.Transport, Reason: "the stream broke"}, false},
+	} {
+		for _, scenario := range []string{"normal", "approval"} {
+			p := start(t).run(scenario).events(1, script(t, scenario, 1)...)
+			ended := p.m.Lifecycle
+			p.send(c.failed)
+			if _, failed := p.m.Lifecycle.(core.Failed); failed != c.fails {
+				t.Errorf("%s after %s ended %v: %v", c.name, scenario, ended, p.m.Lifecycle)
+			}
+		}
+	}
+}
