@@ -217,11 +217,34 @@ func readNumber(dec *jsontext.Decoder, at where) (float64, error) {
 	if err != nil {
 		return 0, malformed(err)
 	}
-	v, err := strconv.ParseFloat(tok.String(), 64) // jsontext's Float saturates 1e400 to the largest float
+	text := tok.String()
+	v, err := strconv.ParseFloat(text, 64) // jsontext's Float saturates 1e400 to the largest float
 	if err != nil || math.IsInf(v, 0) {
 		return 0, ruleError(at.String() + ": must be a finite number")
 	}
+	if !readsBack(text, v) {
+		// The Wire keeps a float64, and patches, tests and the resume's
+		// state would see another number than the agent sent.
+		return 0, ruleError(fmt.Sprintf("%s: must be a number a float64 holds: %s reads as %s", at, Clip(text), number(v)))
+	}
 	return v + 0, nil // -0 reads as 0
+}
+
+// readsBack reports whether v, written back, is the number text is: any
+// with at most 15 significant digits is (a float64 keeps 15), a longer one
+// only if those past them say nothing (12.500000000000000000) or the
+// float64 holds it exactly (9007199254740994).
+func readsBack(text string, v float64) bool {
+	digits, leading := 0, true
+	for i := 0; i < len(text) && text[i] != 'e' && text[i] != 'E'; i++ {
+		switch c := text[i]; {
+		case c == '0' && leading, c < '0' || c > '9':
+		default:
+			leading = false
+			digits++
+		}
+	}
+	return digits <= 15 || jsonpatch.Equal(jsonpatch.Number(text), number(v))
 }
 
 func readOpen(dec *jsontext.Decoder, kind jsontext.Kind, at where) error {
