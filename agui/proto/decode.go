@@ -1,6 +1,8 @@
 package proto
 
 import (
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -19,15 +21,28 @@ func Decode(msg []byte) ([]byte, error) { return AppendDecode(nil, msg) }
 
 // AppendDecode is Decode appending to dst; on an error dst is returned as
 // it was.
-func AppendDecode(dst, msg []byte) ([]byte, error) {
+func AppendDecode(dst, msg []byte) ([]byte, error) { return AppendDecodeMax(dst, msg, 0) }
+
+// AppendDecodeMax is AppendDecode refusing an event whose JSON is over
+// maxJSON bytes (none when 0) with an error matching ErrEventTooLarge. A
+// frame can decode to many times its size (small messages that each
+// write default members), so decoding stops soon after the JSON passes
+// the bound rather than building it whole.
+func AppendDecodeMax(dst, msg []byte, maxJSON int) ([]byte, error) {
 	m, payload, at, err := envelope(msg)
 	if err != nil {
 		return dst, err
 	}
-	d := decoder{out: dst, joinable: max(8*len(msg), 1<<20)}
+	d := decoder{out: dst, joinable: max(8*len(msg), 1<<20), start: len(dst), max: maxJSON}
 	err = d.event(m, payload, at)
+	if err == nil {
+		err = d.room(0)
+	}
 	if d.overJoined != nil { // what failed after it read what it could not join
 		err = d.overJoined
+	}
+	if errors.Is(err, ErrEventTooLarge) {
+		return dst, fmt.Errorf("%w: its JSON passes %d bytes", ErrEventTooLarge, maxJSON)
 	}
 	if err != nil {
 		return dst, within(err, armName(eventArms[m.typ]))
@@ -130,6 +145,19 @@ type decoder struct {
 	// decoding ends with it.
 	joinable   int
 	overJoined *DecodeError
+	// start is where this event's JSON begins in out, and max the most
+	// it may hold (none when 0).
+	start, max int
+}
+
+// room fails once the JSON, with n bytes more, would pass d.max. It is
+// asked at each object, array, string and list item: a frame of many
+// small values stops within one value of the bound.
+func (d *decoder) room(n int) error {
+	if d.max > 0 && len(d.out)-d.start+n > d.max {
+		return ErrEventTooLarge
+	}
+	return nil
 }
 
 // maxFields bounds the field numbers of the messages an event holds
@@ -458,6 +486,9 @@ func (d *decoder) str(b []byte, at int) error {
 	if !utf8.Valid(b) {
 		return bad(at+invalidAt(b), "", "not valid UTF-8, which a proto3 string must be")
 	}
+	if err := d.room(len(b) + 2); err != nil {
+		return err
+	}
 	d.out = appendQuoted(d.out, b)
 	return nil
 }
@@ -491,6 +522,9 @@ func (d *decoder) item() {
 func (d *decoder) open(c byte) error {
 	if d.depth++; d.depth > jsonpatch.MaxDepth {
 		return bad(0, "", "nested deeper than "+strconv.Itoa(jsonpatch.MaxDepth)+" levels of JSON")
+	}
+	if err := d.room(1); err != nil {
+		return err
 	}
 	d.out = append(d.out, c)
 	return nil

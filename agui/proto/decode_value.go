@@ -184,6 +184,9 @@ func (d *decoder) structValue(b []byte, at int) error {
 		if !utf8.Valid(e.key) {
 			return bad(e.keyAt+invalidAt(e.key), "fields.key", "not valid UTF-8, which a proto3 string must be")
 		}
+		if err := d.room(len(e.key) + 3); err != nil {
+			return err
+		}
 		d.out = appendQuoted(d.out, e.key)
 		d.out = append(d.out, ':')
 		if _, err := d.value(e.val, e.valAt); err != nil {
@@ -307,6 +310,9 @@ func (d *decoder) listValue(b []byte, at int) error {
 		v, n := protowire.ConsumeBytes(b[off:])
 		if n < 0 {
 			return wireError(at+off, "values", n)
+		}
+		if err := d.room(0); err != nil { // nulls, numbers and booleans ask no room of their own
+			return err
 		}
 		d.item()
 		held, err := d.value(v, at+off+n-len(v))

@@ -20,6 +20,9 @@ var (
 	// schema does not know, from a later protocol. The official client
 	// drops it with a warning and reads on; a Reader can read on too.
 	ErrUnknownEvent = errors.New("proto: unknown event type")
+	// ErrEventTooLarge: an event's JSON past the bound a Reader's MaxEvent
+	// or AppendDecodeMax sets. Decoding stops once the JSON passes it.
+	ErrEventTooLarge = errors.New("proto: event too large")
 	// ErrCannotCarry: an event's JSON the binary schema cannot carry
 	// faithfully.
 	ErrCannotCarry = errors.New("proto: cannot carry")
@@ -71,7 +74,7 @@ func (e *EncodeError) Is(target error) bool { return target == ErrCannotCarry }
 
 // ReadError places a stream's failure: the frame, and the byte of the
 // stream where it went wrong. Err is ErrFrameTooLarge, ErrTruncated, a
-// *DecodeError or an *UnknownEventError.
+// *DecodeError, an *UnknownEventError or one matching ErrEventTooLarge.
 type ReadError struct {
 	Frame  int   // the frame's index, from 0
 	Offset int64 // the stream's byte: the frame's first for one too large, where it was cut, or the byte of its message

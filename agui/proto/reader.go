@@ -27,6 +27,11 @@ type Reader struct {
 	// decodes it; the slice is valid only during the call. A recorder or a
 	// proxy keeps the bytes as they came with it.
 	OnFrame func(msg []byte)
+	// MaxEvent, when positive, is the most JSON an event may decode to:
+	// past it Next returns ErrEventTooLarge, having stopped decoding there,
+	// and reads on. A frame within MaxFrameBytes can decode to more than
+	// 15 times its size.
+	MaxEvent int
 
 	r      io.Reader
 	max    int
@@ -47,10 +52,10 @@ func NewReader(r io.Reader, maxFrame int) *Reader {
 // io.EOF once the stream ends between frames.
 //
 // Its errors are *ReadErrors placing the frame. An event of a type this
-// schema does not know (ErrUnknownEvent) and a frame that is not an event
-// (ErrMalformed) were read whole, so Next reads on after them: the official
-// client drops the first with a warning and fails the stream on the
-// second. A frame too large (ErrFrameTooLarge) or cut short (ErrTruncated)
+// schema does not know (ErrUnknownEvent), a frame that is not an event
+// (ErrMalformed) and one whose JSON passes MaxEvent (ErrEventTooLarge) were
+// read whole, so Next reads on after them: the official client drops the
+// first with a warning and fails the stream on the second. A frame too large (ErrFrameTooLarge) or cut short (ErrTruncated)
 // ends the stream, and Next returns the same error again; so does an
 // error of the underlying reader, as it came.
 func (r *Reader) Next() ([]byte, error) {
@@ -76,7 +81,7 @@ func (r *Reader) Next() ([]byte, error) {
 		r.OnFrame(r.msg)
 	}
 	var err error
-	if r.json, err = AppendDecode(r.json[:0], r.msg); err != nil {
+	if r.json, err = AppendDecodeMax(r.json[:0], r.msg, r.MaxEvent); err != nil {
 		at += 4 // the message's first byte
 		if e, ok := err.(*DecodeError); ok {
 			at += int64(e.Offset)

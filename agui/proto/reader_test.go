@@ -6,9 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // frame is a message behind its 4-byte length.
@@ -140,6 +143,41 @@ func TestReaderReadsOnAfterABadEvent(t *testing.T) {
 				t.Errorf("after it: %s, %v", data, err)
 			}
 		})
+	}
+}
+
+// An event whose JSON passes MaxEvent is refused once it passes, placed
+// at its frame, and the frames after it are read.
+func TestReaderStopsAtMaxEvent(t *testing.T) {
+	// RUN_STARTED whose input lists empty resume entries: two bytes each
+	// on the wire, some thirty in JSON.
+	input := bytes.Repeat(hexBytes("4a00"), 1<<17)
+	ev := slices.Concat(hexBytes("0a02080b"), protowire.AppendBytes(hexBytes("2a"), input))
+	msg := protowire.AppendBytes(hexBytes("62"), ev)
+	if json, err := Decode(msg); err != nil || len(json) < 2<<20 {
+		t.Fatalf("unbounded: %d bytes, %v", len(json), err)
+	}
+	stream := append(frame(msg), frame(encoded(t, finished))...)
+	r := NewReader(bytes.NewReader(stream), MaxFrameBytes)
+	r.MaxEvent = 1 << 20
+	_, err := r.Next()
+	var re *ReadError
+	if !errors.Is(err, ErrEventTooLarge) || !errors.As(err, &re) || re.Frame != 0 || re.Offset != 4 { // its message's first byte
+		t.Fatalf("got %v (%+v)", err, re)
+	}
+	if cap(r.json) > 2<<20 {
+		t.Errorf("holds %d bytes of JSON for a bound of 1 MiB", cap(r.json))
+	}
+	if data, err := r.Next(); err != nil || string(data) != finished {
+		t.Errorf("after it: %s, %v", data, err)
+	}
+	// At the bound, it is read.
+	json, _ := Decode(encoded(t, finished))
+	if _, err := AppendDecodeMax(nil, encoded(t, finished), len(json)); err != nil {
+		t.Error(err)
+	}
+	if _, err := AppendDecodeMax(nil, encoded(t, finished), len(json)-1); !errors.Is(err, ErrEventTooLarge) {
+		t.Errorf("a byte over the bound: %v", err)
 	}
 }
 

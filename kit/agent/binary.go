@@ -27,7 +27,9 @@ import (
 //     shown or kept;
 //   - a frame cut short at the stream's end, or longer than a client
 //     reads (proto.MaxFrameBytes), fails by binary-framing: the one is the
-//     stream's Cut, the other ends the reading (OverBound).
+//     stream's Cut, the other ends the reading (Framing);
+//   - a frame whose JSON passes the engine's bound (agui.MaxEventBytes)
+//     ends the reading as an SSE event over it does (OverBound).
 //
 // Frames carry no SSE comments, and no lines: a frame's place is its
 // number and its first byte.
@@ -40,6 +42,7 @@ func WatchBinary(body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watch
 func watchBinaryUntil(done <-chan struct{}, body io.Reader, consumer *agui.Consumer, frame FrameFunc) Watched {
 	var w Watched
 	events := proto.NewReader(body, proto.MaxFrameBytes)
+	events.MaxEvent = agui.MaxEventBytes // as Watch's SSE reader: stop there, not after building it
 	halted := false
 	for !halted {
 		data, err := events.Next()
@@ -73,6 +76,8 @@ func watchBinaryUntil(done <-chan struct{}, body io.Reader, consumer *agui.Consu
 			w.Err = io.EOF
 			w.Cut = &rules.Failure{Rule: rules.BinaryFraming, Text: fmt.Sprintf(
 				"the stream ended inside frame %d (byte %d): %v, which a client discards", placed.Frame+1, placed.Offset, placed.Err)}
+		case errors.Is(err, proto.ErrEventTooLarge):
+			w.Err = err // OverBound
 		case errors.Is(err, proto.ErrFrameTooLarge):
 			w.Err = err
 			w.Framing = &rules.Failure{Rule: rules.BinaryFraming, Text: fmt.Sprintf(

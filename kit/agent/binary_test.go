@@ -4,9 +4,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/fixtures"
@@ -66,6 +69,42 @@ func framed(t *testing.T, events ...string) []byte {
 	return b
 }
 
+// swollen is a frame within proto.MaxFrameBytes whose JSON is many times
+// it: RUN_STARTED whose input lists some five million empty resume
+// entries, two bytes each on the wire and some thirty in JSON.
+func swollen() []byte {
+	var input []byte
+	for len(input) < proto.MaxFrameBytes-64 {
+		input = protowire.AppendTag(input, 9, protowire.BytesType) // RunAgentInput.resume
+		input = protowire.AppendVarint(input, 0)
+	}
+	ev := protowire.AppendTag(nil, 1, protowire.BytesType) // base_event: RUN_STARTED
+	ev = protowire.AppendBytes(ev, []byte{0x08, 11})
+	ev = protowire.AppendTag(ev, 5, protowire.BytesType) // input
+	ev = protowire.AppendBytes(ev, input)
+	msg := protowire.AppendTag(nil, 12, protowire.BytesType) // the run_started arm
+	msg = protowire.AppendBytes(msg, ev)
+	return frameOf(uint32(len(msg)), msg)
+}
+
+// A capture's frame whose JSON passes the engine's bound stops the
+// reading there, as an SSE event over it does, without building it whole.
+func TestACaptureStopsAtAnEventOverTheBound(t *testing.T) {
+	started := framed(t, `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`)
+	stream := slices.Concat(started, swollen(), swollen())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	c := ReadCapture(stream)
+	runtime.ReadMemStats(&after)
+	if len(c.Frames) != 1 || len(c.Failures) != 1 || c.Failures[0].Rule != "limit" {
+		t.Errorf("%d frames, failures %+v", len(c.Frames), c.Failures)
+	}
+	if held := after.TotalAlloc - before.TotalAlloc; held > 64<<20 {
+		t.Errorf("%d MiB allocated reading %d MiB", held>>20, len(stream)>>20)
+	}
+}
+
 // binaryAnswer answers with body as the binary transport (or as ct).
 func binaryAnswer(ct string, body []byte) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -112,6 +151,8 @@ func TestBadBinaryBytes(t *testing.T) {
 			[]string{rules.BinaryFraming}, fmt.Sprintf("frame 2 (byte %d): proto: frame too large: 10485764 bytes with its length, over the limit of 10485760, more than a client reads", len(start)), ""},
 		{"a frame cut short", proto.MediaType, slices.Concat(start, frameOf(40, []byte("short"))),
 			[]string{rules.BinaryFraming, rules.Truncated}, fmt.Sprintf("the stream ended inside frame 2 (byte %d): proto: stream ends inside a frame: 9 of its 44 bytes, which a client discards", len(start)+9), ""},
+		{"an event whose JSON passes the engine's bound", proto.MediaType, slices.Concat(start, swollen(), finish),
+			[]string{"limit"}, "an event is over the engine's 1 MiB bound: the stream was not read further", ""},
 		{"a message that does not decode", proto.MediaType, slices.Concat(start, frameOf(3, []byte{0xff, 0xff, 0xff}), finish),
 			[]string{"not-an-event"}, fmt.Sprintf("the event is a binary frame that does not decode (frame 2, byte %d)", len(start)+4), ""},
 		{"a zero-length frame", proto.MediaType, slices.Concat(start, frameOf(0, nil), finish),

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/agent-analysis/agent-analysis/agui/proto"
@@ -74,7 +75,7 @@ func ReadCapture(data []byte) Capture {
 			c.Failures = append(c.Failures, *w.Cut)
 		}
 	case w.OverBound() != "":
-		c.Failures = append(c.Failures, rules.Failure{Rule: agui.Limit.ID(), Text: "an event or a comment line is over the engine's 1 MiB bound: the stream was not read further"})
+		c.Failures = append(c.Failures, rules.Failure{Rule: agui.Limit.ID(), Text: fmt.Sprintf("%s is over the engine's %d MiB bound: the stream was not read further", w.OverBound(), agui.MaxEventBytes>>20)})
 	case w.Framing != nil:
 		c.Failures = append(c.Failures, *w.Framing)
 	default:

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/agent-analysis/agent-analysis/agui"
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/agui/sse"
 	"github.com/agent-analysis/agent-analysis/kit/rules"
 	"github.com/agent-analysis/agent-analysis/kit/script"
@@ -26,7 +27,8 @@ type Watched struct {
 
 	// Err ended the reading: io.EOF for a stream read to its end,
 	// sse.ErrEventTooLarge for an event or a comment line over the
-	// engine's bound (OverBound), or the body's error.
+	// engine's bound (OverBound; proto.ErrEventTooLarge for a binary
+	// frame's event), or the body's error.
 	Err error
 	// Cut is the failure of a stream that ended inside an event, which
 	// the SSE standard discards: the reading ended there, and the stream did.
@@ -136,7 +138,7 @@ func (w Watched) OverBound() string {
 	switch {
 	case errors.Is(w.Err, sse.ErrCommentTooLarge):
 		return "a comment line"
-	case errors.Is(w.Err, sse.ErrEventTooLarge):
+	case errors.Is(w.Err, sse.ErrEventTooLarge), errors.Is(w.Err, proto.ErrEventTooLarge):
 		return "an event"
 	}
 	return ""
