@@ -75,7 +75,7 @@ func watchBinaryUntil(done <-chan struct{}, body io.Reader, consumer *agui.Consu
 		case errors.Is(err, proto.ErrTruncated):
 			w.Err = io.EOF
 			w.Cut = &rules.Failure{Rule: rules.BinaryFraming, Text: fmt.Sprintf(
-				"the stream ended inside frame %d (byte %d): %v, which a client discards", placed.Frame+1, placed.Offset, placed.Err)}
+				"the stream ended inside frame %d (byte %d): %v, on which @ag-ui/client 1.0 fails the run", placed.Frame+1, placed.Offset, placed.Err)}
 		case errors.Is(err, proto.ErrEventTooLarge):
 			w.Err = err // OverBound
 		case errors.Is(err, proto.ErrFrameTooLarge):

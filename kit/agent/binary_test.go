@@ -150,7 +150,7 @@ func TestBadBinaryBytes(t *testing.T) {
 		{"a length past the limit", proto.MediaType, slices.Concat(start, frameOf(proto.MaxFrameBytes, nil)),
 			[]string{rules.BinaryFraming}, fmt.Sprintf("frame 2 (byte %d): proto: frame too large: 10485764 bytes with its length, over the limit of 10485760, more than a client reads", len(start)), ""},
 		{"a frame cut short", proto.MediaType, slices.Concat(start, frameOf(40, []byte("short"))),
-			[]string{rules.BinaryFraming, rules.Truncated}, fmt.Sprintf("the stream ended inside frame 2 (byte %d): proto: stream ends inside a frame: 9 of its 44 bytes, which a client discards", len(start)+9), ""},
+			[]string{rules.BinaryFraming, rules.Truncated}, fmt.Sprintf("the stream ended inside frame 2 (byte %d): proto: stream ends inside a frame: 9 of its 44 bytes, on which @ag-ui/client 1.0 fails the run", len(start)+9), ""},
 		{"an event whose JSON passes the engine's bound", proto.MediaType, slices.Concat(start, swollen(), finish),
 			[]string{"limit"}, "an event is over the engine's 1 MiB bound: the stream was not read further", ""},
 		{"a message that does not decode", proto.MediaType, slices.Concat(start, frameOf(3, []byte{0xff, 0xff, 0xff}), finish),
