@@ -19,7 +19,11 @@ import (
 type Capture struct {
 	Frames   []script.Frame  // every event and comment, in order; no delays
 	Failures []rules.Failure // the stream ended inside an event, or an event is over the engine's bound
-	Notes    []string        // SSE fields AG-UI ignores, and such
+	// Unreadable is a binary frame that does not decode, at its event's
+	// place; Frames end before it. It is the verdict only if the engine
+	// breaks no rule before it, as an SSE event that is not JSON would be.
+	Unreadable *agui.Violation
+	Notes      []string // SSE fields AG-UI ignores, and such
 }
 
 // IsCapture reports whether data looks like an SSE stream rather than a
@@ -83,7 +87,7 @@ func ReadCapture(data []byte) Capture {
 	}
 	if v := w.Violation; v != nil { // a binary frame that does not decode: the stream is judged to it
 		c.Frames = eventsBefore(c.Frames, v.Index)
-		c.Failures = append(c.Failures, rules.Failure{Rule: v.Rule.ID(), Event: v.Index + 1, Text: v.Reason})
+		c.Unreadable = v
 	}
 	c.Notes = w.Notes
 	return c

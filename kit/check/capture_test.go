@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agent-analysis/agent-analysis/agui/proto"
 	"github.com/agent-analysis/agent-analysis/fixtures"
 	"github.com/agent-analysis/agent-analysis/internal/testfile"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
@@ -125,5 +126,39 @@ func TestABinaryCaptureGetsTheSSECapturesVerdict(t *testing.T) {
 	}
 	if judged < 30 {
 		t.Errorf("only %d scripts in binary", judged)
+	}
+}
+
+// A binary frame that does not decode is judged where the engine would
+// reach it, as an SSE event that is not JSON is: after a rule broken
+// earlier it is never judged, and before one it is the verdict.
+func TestAnUndecodableFrameGetsTheSSEVerdict(t *testing.T) {
+	const (
+		started  = `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`
+		content  = `{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}`
+		finished = `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`
+		notEvent = "not an event"
+	)
+	for _, events := range [][]string{
+		{started, content, notEvent, finished}, // streaming-discipline at 2, no more
+		{started, notEvent, finished},          // not-an-event at 2
+	} {
+		var sse string
+		var bin []byte
+		for _, e := range events {
+			sse += "data: " + e + "\n\n"
+			if e == notEvent {
+				bin = append(bin, 0, 0, 0, 0) // an empty frame names no event
+				continue
+			}
+			var err error
+			if bin, err = proto.AppendFrame(bin, []byte(e)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		text, binary := Data("run.sse", []byte(sse), false)[0], Data("run.bin", bin, false)[0]
+		if !same(binary, text) || binary.Failures[0].Event != text.Failures[0].Event {
+			t.Errorf("%d events: the binary capture %s %+v; the SSE capture %s %+v", len(events), verdictOf(binary), binary.Failures, verdictOf(text), text.Failures)
+		}
 	}
 }

@@ -169,7 +169,11 @@ func Data(path string, data []byte, useExpect bool) []Result {
 // and its framing.
 func capture(name string, c agent.Capture, useExpect bool) Result {
 	s := script.Script{Name: name, Frames: c.Frames}
-	res := Script(s, useExpect)
+	r := Run(s)
+	if r.Violation == nil && r.InputErr == nil && c.Unreadable != nil {
+		r.Violation = c.Unreadable // where the engine, reading on, would break not-an-event
+	}
+	res := scriptResult(s, r, useExpect)
 	res.Failures = append(res.Failures, c.Failures...)
 	res.Notes = append(res.Notes, c.Notes...)
 	res.OK = len(res.Failures) == 0

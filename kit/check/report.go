@@ -40,9 +40,11 @@ type Result struct {
 // Script judges one script. With useExpect and an "expect" in the script,
 // the replay is compared with it; otherwise the stream must be valid
 // AG-UI, every run ended.
-func Script(s script.Script, useExpect bool) Result {
+func Script(s script.Script, useExpect bool) Result { return scriptResult(s, Run(s), useExpect) }
+
+// scriptResult is Script's verdict on r, s's replay.
+func scriptResult(s script.Script, r Replay, useExpect bool) Result {
 	res := Result{Name: s.Name}
-	r := Run(s)
 	if useExpect && s.Expect != nil {
 		e, err := readExpect(s.Expect)
 		if err != nil {
