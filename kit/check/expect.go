@@ -115,12 +115,12 @@ func exactly(d script.Doc, raw []byte, at int, what string) ([]script.Member, er
 	if err != nil {
 		return nil, errors.New(err.Reason)
 	}
-	for i, n := range members {
-		for _, earlier := range members[:i] {
-			if earlier.Name == n.Name {
-				return nil, fmt.Errorf("%s gives %q twice", what, n.Name)
-			}
+	seen := make(map[string]bool, len(members))
+	for _, n := range members {
+		if seen[n.Name] {
+			return nil, fmt.Errorf("%s gives %q twice", what, n.Name)
 		}
+		seen[n.Name] = true
 	}
 	return members, nil
 }
