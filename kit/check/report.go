@@ -100,33 +100,33 @@ func (r Result) Why() string {
 // Skipped files come first, each with why.
 func Print(w io.Writer, results []Result, skipped []Skipped, verbose bool) {
 	for _, s := range skipped {
-		line(w, "skip %s: %s", s.Path, s.Why)
+		Line(w, "skip %s: %s", s.Path, s.Why)
 	}
 	passed, notes := 0, 0
 	for _, r := range results {
 		if r.OK {
 			passed++
 			if how := r.ending(); how != "" {
-				line(w, "ok   %s (%s)", r.Name, how)
+				Line(w, "ok   %s (%s)", r.Name, how)
 			} else {
-				line(w, "ok   %s", r.Name)
+				Line(w, "ok   %s", r.Name)
 			}
 		} else {
-			line(w, "FAIL %s: %s", r.Name, r.Failures[0].Line())
+			Line(w, "FAIL %s: %s", r.Name, r.Failures[0].Line())
 			for _, f := range r.Failures[1:] {
-				line(w, "     and %s", f.Line())
+				Line(w, "     and %s", f.Line())
 			}
 			if how := r.ending(); how != "" {
-				line(w, "     %s", how)
+				Line(w, "     %s", how)
 			}
 		}
 		if r.Transport != nil {
-			line(w, "     %s", r.Transport)
+			Line(w, "     %s", r.Transport)
 		}
 		notes += len(r.Notes)
 		if verbose {
 			for _, n := range r.Notes {
-				line(w, "     note: %s", n)
+				Line(w, "     note: %s", n)
 			}
 		}
 	}
@@ -144,11 +144,11 @@ func Print(w io.Writer, results []Result, skipped []Skipped, verbose bool) {
 	fmt.Fprintln(w)
 }
 
-// line writes one line of the report, what does not print escaped as Go
+// Line writes one line of a report, what does not print escaped as Go
 // quotes it: a name or a path, the script's or the file system's, may
 // hold a line end or a terminal's escape, and must not forge a line or
 // move the cursor.
-func line(w io.Writer, format string, args ...any) {
+func Line(w io.Writer, format string, args ...any) {
 	var b strings.Builder
 	for _, r := range fmt.Sprintf(format, args...) {
 		if strconv.IsPrint(r) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-analysis/agent-analysis/internal/atomicfile"
 	"github.com/agent-analysis/agent-analysis/kit/agent"
+	"github.com/agent-analysis/agent-analysis/kit/check"
 	"github.com/agent-analysis/agent-analysis/kit/inspect"
 	"github.com/agent-analysis/agent-analysis/kit/proxy"
 	"github.com/agent-analysis/agent-analysis/kit/sarif"
@@ -116,7 +117,7 @@ func runProxy(ctx context.Context, s proxySetup, stdout, stderr io.Writer) error
 			mu.Lock()
 			defer mu.Unlock()
 			for _, line := range r.Lines(s.verbose) {
-				fmt.Fprintln(runLines, line)
+				check.Line(runLines, "%s", line) // the client's ids and the agent's texts, escaped
 			}
 			if s.sarif != "" {
 				found := p.SARIF(r)

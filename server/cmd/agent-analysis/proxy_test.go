@@ -142,3 +142,34 @@ func linesOf(t *testing.T) (*io.PipeWriter, <-chan string) {
 	t.Cleanup(func() { r.Close() })
 	return w, lines
 }
+
+// The proxy's lines escape the client's ids and the agent's words: a
+// thread id with a line end forges no line of the report.
+func TestProxyLinesAreEscaped(t *testing.T) {
+	api := servertest.Ours(t)
+	out, lines := linesOf(t)
+	ctx, stop := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"proxy", "-upstream", api, "-addr", "127.0.0.1:0"}, out, io.Discard)
+		out.Close()
+	}()
+	addr, _ := strings.CutPrefix(<-lines, "proxy: listening on ")
+	addr, _, _ = strings.Cut(addr, ",")
+	transport := &http.Transport{}
+	defer transport.CloseIdleConnections()
+	resp, err := (&http.Client{Transport: transport}).Post(addr, "application/json",
+		strings.NewReader(`{"threadId":"t\nok   forged\u001b[2J","runId":"r1","messages":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if line := <-lines; !strings.Contains(line, `thread t\nok   forged\x1b[2J run r1`) {
+		t.Errorf("line %q", line)
+	}
+	stop()
+	for range lines {
+	}
+	<-done
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agent-analysis/agent-analysis/kit/agent"
+	"github.com/agent-analysis/agent-analysis/kit/check"
 	"github.com/agent-analysis/agent-analysis/kit/record"
 	"github.com/agent-analysis/agent-analysis/kit/rules"
 	"github.com/agent-analysis/agent-analysis/kit/script"
@@ -78,15 +79,15 @@ func record1(ctx context.Context, run liveRun, answer *agent.Answer, out string,
 			what[i] = fmt.Sprintf("its resume %q: %s", answer.Name, what[i])
 		}
 	}
-	fmt.Fprintf(stdout, "recorded %s: %s\n", out, strings.Join(what, "; "))
+	check.Line(stdout, "recorded %s: %s", out, strings.Join(what, "; "))
 	for _, v := range verdicts {
-		fmt.Fprintf(stdout, "     %s\n", v.Transport)
+		check.Line(stdout, "     %s", v.Transport)
 	}
 	verdicts[0].Notes = append(run.notes, verdicts[0].Notes...)
 	broke := false
 	for i, v := range verdicts {
 		for _, n := range v.Notes {
-			fmt.Fprintf(stdout, "     note: %s\n", n)
+			check.Line(stdout, "     note: %s", n)
 		}
 		what := "the stream"
 		if i > 0 {
@@ -97,11 +98,11 @@ func record1(ctx context.Context, run liveRun, answer *agent.Answer, out string,
 			failed(stdout, what, v.Failures)
 			continue
 		}
-		fmt.Fprintf(stdout, "ok   %s is valid AG-UI, every run ended", what)
 		if v.Interrupted != "" {
-			fmt.Fprintf(stdout, " (interrupted: %s)", v.Interrupted)
+			check.Line(stdout, "ok   %s is valid AG-UI, every run ended (interrupted: %s)", what, v.Interrupted)
+		} else {
+			check.Line(stdout, "ok   %s is valid AG-UI, every run ended", what)
 		}
-		fmt.Fprintln(stdout)
 	}
 	if broke {
 		return errFailed
@@ -111,9 +112,9 @@ func record1(ctx context.Context, run liveRun, answer *agent.Answer, out string,
 
 // failed writes a FAIL line, and a line for each further failure.
 func failed(w io.Writer, what string, failures []rules.Failure) {
-	fmt.Fprintf(w, "FAIL %s: %s\n", what, failures[0].Line())
+	check.Line(w, "FAIL %s: %s", what, failures[0].Line())
 	for _, f := range failures[1:] {
-		fmt.Fprintf(w, "     and %s\n", f.Line())
+		check.Line(w, "     and %s", f.Line())
 	}
 }
 
