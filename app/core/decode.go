@@ -231,9 +231,11 @@ func readNumber(dec *jsontext.Decoder, at where) (float64, error) {
 }
 
 // readsBack reports whether v, written back, is the number text is: any
-// with at most 15 significant digits is (a float64 keeps 15), a longer one
-// only if those past them say nothing (12.500000000000000000) or the
-// float64 holds it exactly (9007199254740994).
+// with at most 15 significant digits is (a float64 keeps 15), unless it
+// is too small for a float64's full precision (1e-400 reads as 0,
+// 2.5e-324 as 5e-324); a longer one only if those past them say nothing
+// (12.500000000000000000) or the float64 holds it exactly
+// (9007199254740994).
 func readsBack(text string, v float64) bool {
 	digits, leading := 0, true
 	for i := 0; i < len(text) && text[i] != 'e' && text[i] != 'E'; i++ {
@@ -244,7 +246,10 @@ func readsBack(text string, v float64) bool {
 			digits++
 		}
 	}
-	return digits <= 15 || jsonpatch.Equal(jsonpatch.Number(text), number(v))
+	if digits == 0 || digits <= 15 && math.Abs(v) >= 0x1p-1022 { // 0, or a normal float64
+		return true
+	}
+	return jsonpatch.Equal(jsonpatch.Number(text), number(v))
 }
 
 func readOpen(dec *jsontext.Decoder, kind jsontext.Kind, at where) error {
