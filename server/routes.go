@@ -16,14 +16,17 @@ func routes(cfg Config) http.Handler {
 
 	mux := http.NewServeMux()
 	mux.Handle("POST /api/agent-analysis", run)
-	mux.Handle("/api/agent-analysis", progress(api(methodNotAllowed(http.MethodPost))))
-	mux.Handle("GET /healthz", progress(handleHealthz()))
-	mux.Handle("GET /{$}", progress(http.RedirectHandler("/agent-analysis", http.StatusFound)))
-	mux.Handle("GET /web/app.wasm", progress(wasm))
-	mux.Handle("GET "+wasm.url(), progress(wasm))
-	mux.Handle("GET /web/", progress(compressed(handleStatic(cfg.WebDir))))
-	mux.Handle("/", progress(compressed(handlePages(wasm, cfg.Scripts.Catalogue()))))
-	return streamsFirst(run, mux)
+	mux.Handle("/api/agent-analysis", api(methodNotAllowed(http.MethodPost)))
+	mux.Handle("GET /healthz", handleHealthz())
+	mux.Handle("GET /{$}", http.RedirectHandler("/agent-analysis", http.StatusFound))
+	mux.Handle("GET /web/app.wasm", wasm)
+	mux.Handle("GET "+wasm.url(), wasm)
+	mux.Handle("GET /web/", compressed(handleStatic(cfg.WebDir)))
+	mux.Handle("/", compressed(handlePages(wasm, cfg.Scripts.Catalogue())))
+	// Every answer but a stream's is written within the progress deadline,
+	// the mux's own (a redirect to a cleaned path) too; a stream sets its
+	// own, event by event.
+	return streamsFirst(run, progress(mux))
 }
 
 // streamsFirst hands a stream's request, most of what the server answers,

@@ -38,6 +38,8 @@ func TestAClientThatAcceptsNothingIsDropped(t *testing.T) {
 	for _, c := range []struct{ name, request string }{
 		{"healthz", "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"},
 		{"redirect", "GET / HTTP/1.1\r\nHost: x\r\n\r\n"},
+		{"the mux's own redirect", "GET /web HTTP/1.1\r\nHost: x\r\n\r\n"},
+		{"the mux's cleaned path", "GET /./healthz HTTP/1.1\r\nHost: x\r\n\r\n"},
 		{"method not allowed", "GET /api/agent-analysis HTTP/1.1\r\nHost: x\r\n\r\n"},
 		{"preflight", "OPTIONS /api/agent-analysis HTTP/1.1\r\nHost: x\r\nOrigin: http://a.example\r\nAccess-Control-Request-Method: POST\r\n\r\n"},
 		{"problem", post(`{"threadId":`)},
