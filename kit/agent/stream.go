@@ -29,7 +29,7 @@ type reading struct {
 	lastArrival time.Duration // when the last bytes, or the answer's headers, arrived
 	received    int           // the body's bytes, as sent (before unzipping)
 	lastBytes   time.Duration // when the last of them arrived
-	kept        int           // bytes of the frames kept
+	kept        int           // bytes of the frames kept, as a script writes them
 	activeRun   string        // the run active as the engine last judged (at the end, or at a broken rule); "" if none
 	events      int           // the events read so far
 	types       []string      // their types, the first MaxStoppedTypes
@@ -175,7 +175,7 @@ func (run *reading) frame(f script.Frame, _ agui.Judgement) bool {
 		}
 	}
 	if run.Keep {
-		if run.kept += len(f.Event) + len(f.Comment); run.kept > script.MaxBytes {
+		if run.kept += script.FrameSize(f); run.kept > script.MaxBytes { // as the script writes it: an empty comment is some 50 bytes
 			run.stop(errTooLong)
 			return false
 		}
@@ -223,7 +223,7 @@ func (run *reading) ended(ctx context.Context, err error) {
 		run.ex.Stopped = &Stopped{Events: run.events, At: time.Since(run.start), Types: run.types}
 		run.ex.Truncated = "" // the tester cut it
 	case errors.Is(cause, errTooLong):
-		run.fail(rules.TooLong, "the stream is over %d MiB, more than a script may hold: it was cut there", script.MaxBytes>>20)
+		run.fail(rules.TooLong, "the stream is over %d MiB as a script, more than a script may hold: it was cut there", script.MaxBytes>>20)
 		run.ex.Truncated = ""
 	case errors.Is(cause, errTimeout) && run.ex.Transport.Status == 0:
 		run.fail(rules.Timeout, "no answer within %s: the agent sent no response headers", run.timeout)

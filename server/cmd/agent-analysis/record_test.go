@@ -372,3 +372,41 @@ func TestRecordWritesAStreamCutInsideAnEvent(t *testing.T) {
 		}
 	}
 }
+
+// What record prints of the agent's words is escaped, as check's lines
+// are: an interrupt's reason with a line end forges no ok line, and an
+// escape moves no cursor.
+func TestRecordEscapesTheAgentsWords(t *testing.T) {
+	agent := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		var in struct{ ThreadID, RunID string }
+		json.NewDecoder(r.Body).Decode(&in)
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: {\"type\":\"RUN_STARTED\",\"threadId\":%q,\"runId\":%q}\n\n", in.ThreadID, in.RunID)
+		fmt.Fprintf(w, "data: {\"type\":\"RUN_FINISHED\",\"threadId\":%q,\"runId\":%q,\"outcome\":{\"type\":\"interrupt\",\"interrupts\":[{\"id\":\"i1\",\"reason\":\"x\\nok   forged\\u001b[2J\"}]}}\n\n", in.ThreadID, in.RunID)
+	})
+	var out strings.Builder
+	if err := run(t.Context(), []string{"record", "-url", agent, "-o", filepath.Join(t.TempDir(), "r.json")}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "\nok   forged") || strings.Contains(out.String(), "\x1b") || !strings.Contains(out.String(), `x\nok   forged\x1b[2J`) {
+		t.Errorf("record printed:\n%s", out.String())
+	}
+}
+
+// A recording is bounded as its script is written, not as its bytes
+// came: a stream of empty comments, two bytes each, some fifty in a
+// script, stops as too long at the script's bound.
+func TestRecordBoundsAStreamAsItsScript(t *testing.T) {
+	agent := servertest.Upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		var in struct{ ThreadID, RunID string }
+		json.NewDecoder(r.Body).Decode(&in)
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: {\"type\":\"RUN_STARTED\",\"threadId\":%q,\"runId\":%q}\n\n", in.ThreadID, in.RunID)
+		w.Write(bytes.Repeat([]byte(":\n"), 400_000))
+		fmt.Fprintf(w, "\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":%q,\"runId\":%q}\n\n", in.ThreadID, in.RunID)
+	})
+	err := run(t.Context(), []string{"record", "-url", agent, "-o", filepath.Join(t.TempDir(), "r.json")}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "too-long: the stream is over 16 MiB as a script") {
+		t.Errorf("%v", err)
+	}
+}
