@@ -55,8 +55,8 @@ var bounds = []bound{
 	{row: "a request's headers", file: "server/cmd/agent-analysis/serve.go", find: field("ReadHeaderTimeout"), format: duration},
 	{row: "headers and body together", file: "server/cmd/agent-analysis/serve.go", find: field("ReadTimeout"), format: duration},
 	{row: "an idle kept-alive connection", file: "server/cmd/agent-analysis/serve.go", find: field("IdleTimeout"), format: duration},
-	{row: "each event write of a stream, and an API problem", file: "server/server.go", find: callArg("orDefault", "cfg.WriteTimeout", 1), format: duration},
-	{row: "a page, file, wasm, `/healthz`, redirect or preflight answer accepting nothing", file: "server/server.go", find: callArg("orDefault", "cfg.ProgressTimeout", 1), format: duration},
+	{row: "each event write of a stream, and a refusal of a stream's request", file: "server/server.go", find: callArg("orDefault", "cfg.WriteTimeout", 1), format: duration},
+	{row: "any other answer accepting nothing: a page, file, wasm, `/healthz`, redirect, preflight or 405", file: "server/server.go", find: callArg("orDefault", "cfg.ProgressTimeout", 1), format: duration},
 	{row: "streams at once", file: "server/server.go", find: constNamed("DefaultMaxStreams"), flag: "-max-streams", format: goInt},
 	{row: "shutdown, for open requests", file: "server/cmd/agent-analysis/shutdown.go", find: callArg("context.WithTimeout", "context.Background()", 1), format: duration},
 	{row: "a script file, a `-input` file, a recording", file: "kit/script/script.go", find: constNamed("MaxBytes"), format: bytes},
@@ -65,6 +65,9 @@ var bounds = []bound{
 	{row: "what `proxy` holds waiting to be judged", file: "kit/proxy/proxy.go", find: constNamed("MaxBacklog"), format: bytes},
 	{row: "a request body `proxy` judges", file: "kit/proxy/proxy.go", find: constNamed("MaxInput"), format: bytes},
 	{row: "threads whose open interrupts `proxy` remembers", file: "kit/proxy/proxy.go", find: constNamed("DefaultThreads"), flag: "-threads", format: goInt},
+	{row: "runs the inspector keeps", file: "kit/inspect/store.go", find: constNamed("DefaultKeep"), flag: "-keep", format: goInt},
+	{row: "one run's events the inspector keeps, each with some 100 bytes for keeping it", file: "kit/inspect/store.go", find: constNamed("MaxRunBytes"), format: bytes},
+	{row: "all the inspector keeps, inputs included", file: "kit/inspect/store.go", find: constNamed("MaxBytes"), format: bytes},
 	{row: "failures `proxy -sarif` keeps", file: "server/cmd/agent-analysis/proxy.go", find: constNamed("maxSARIFResults"), format: count},
 }
 
