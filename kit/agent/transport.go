@@ -146,12 +146,17 @@ func short(text string) string {
 	return text
 }
 
-// oneLine is an agent's text as a line of a report may hold it, short,
-// what does not print (a terminal's escape, a direction override)
-// escaped as Go quotes it: it cannot write a line, or move the cursor.
-func oneLine(text string) string {
+// oneLine is an agent's text as a line of a report may hold it: short,
+// and Printable.
+func oneLine(text string) string { return Printable(short(text)) }
+
+// Printable is text with what does not print (a line end, a terminal's
+// escape, a direction override) escaped as Go quotes it: written in a
+// line of a report, it cannot write a line of its own, or move the
+// cursor.
+func Printable(text string) string {
 	var b strings.Builder
-	for _, r := range short(text) {
+	for _, r := range text {
 		if strconv.IsPrint(r) {
 			b.WriteRune(r)
 		} else {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/agent-analysis/agent-analysis/kit/rules"
@@ -149,16 +148,7 @@ func Print(w io.Writer, results []Result, skipped []Skipped, verbose bool) {
 // hold a line end or a terminal's escape, and must not forge a line or
 // move the cursor.
 func Line(w io.Writer, format string, args ...any) {
-	var b strings.Builder
-	for _, r := range fmt.Sprintf(format, args...) {
-		if strconv.IsPrint(r) {
-			b.WriteRune(r)
-		} else {
-			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
-		}
-	}
-	b.WriteByte('\n')
-	io.WriteString(w, b.String())
+	io.WriteString(w, agent.Printable(fmt.Sprintf(format, args...))+"\n")
 }
 
 // PrintJSON writes results, and the files skipped, as one JSON document.
