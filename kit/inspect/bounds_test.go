@@ -16,9 +16,11 @@ import (
 // A run's input counts against the store's bound: inputs of 15 MiB each
 // do not pile up past it.
 func TestAnInputCountsAgainstTheBound(t *testing.T) {
+	const most = 4 << 20
 	s := inspect.NewStore(0)
-	input := `{"threadId":"t","runId":"r","messages":[{"id":"m","role":"user","content":"` + strings.Repeat("x", 15<<20) + `"}]}`
-	for range inspect.MaxBytes/len(input) + 3 {
+	s.SetMostBytes(most)
+	input := `{"threadId":"t","runId":"r","messages":[{"id":"m","role":"user","content":"` + strings.Repeat("x", 1<<20) + `"}]}`
+	for range most/len(input) + 3 {
 		w := s.Begin(proxy.Begin{Method: "POST", Path: "/", Input: []byte(input), ThreadID: "t", RunID: "r", Started: time.Now()})
 		w.End(proxy.Run{})
 	}
@@ -27,8 +29,8 @@ func TestAnInputCountsAgainstTheBound(t *testing.T) {
 		d, _ := s.Detail(r.ID)
 		held += len(d.Input)
 	}
-	if held > inspect.MaxBytes {
-		t.Errorf("the store holds %d MiB of inputs, past its %d MiB", held>>20, inspect.MaxBytes>>20)
+	if held > most {
+		t.Errorf("the store holds %d MiB of inputs, past its %d MiB", held>>20, most>>20)
 	}
 }
 
